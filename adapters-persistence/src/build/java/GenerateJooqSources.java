@@ -1,0 +1,74 @@
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+import org.flywaydb.core.Flyway;
+import org.jooq.codegen.GenerationTool;
+import org.jooq.meta.jaxb.Configuration;
+import org.jooq.meta.jaxb.Database;
+import org.jooq.meta.jaxb.Generate;
+import org.jooq.meta.jaxb.Generator;
+import org.jooq.meta.jaxb.Jdbc;
+import org.jooq.meta.jaxb.Target;
+
+/**
+ * Build step: migrates a throw-away embedded PostgreSQL with the project's Flyway migrations and
+ * generates jOOQ classes from the result, so the generated code always matches the real schema.
+ * Skips the work when the migrations are unchanged since the last generation.
+ *
+ * <p>Usage: {@code java GenerateJooqSources.java <migrations dir> <target dir>}
+ */
+public class GenerateJooqSources {
+  private static final String PACKAGE = "io.floe.adapters.persistence.jooq";
+
+  public static void main(String[] args) throws Exception {
+    Path migrations = Path.of(args[0]);
+    Path target = Path.of(args[1]);
+    Path stamp = target.resolve(".migrations.sha256");
+    String digest = digestOf(migrations);
+    if (Files.exists(stamp) && Files.readString(stamp).equals(digest)) {
+      System.out.println("jOOQ sources are up to date with the migrations");
+      return;
+    }
+    try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
+      Flyway.configure()
+          .dataSource(postgres.getPostgresDatabase())
+          .locations("filesystem:" + migrations.toAbsolutePath())
+          .load()
+          .migrate();
+      GenerationTool.generate(new Configuration()
+          .withJdbc(new Jdbc()
+              .withDriver("org.postgresql.Driver")
+              .withUrl(postgres.getJdbcUrl("postgres", "postgres"))
+              .withUser("postgres"))
+          .withGenerator(new Generator()
+              .withDatabase(new Database()
+                  .withName("org.jooq.meta.postgres.PostgresDatabase")
+                  .withInputSchema("public")
+                  .withOutputSchemaToDefault(true)
+                  .withExcludes("flyway_schema_history"))
+              .withGenerate(new Generate().withRecords(true).withPojos(false).withDaos(false)
+                  .withJavaTimeTypes(true).withGeneratedAnnotation(false))
+              .withTarget(new Target().withPackageName(PACKAGE).withDirectory(target.toString()))));
+    }
+    Files.writeString(stamp, digest);
+  }
+
+  private static String digestOf(Path migrations) throws Exception {
+    MessageDigest sha = MessageDigest.getInstance("SHA-256");
+    List<Path> files;
+    try (Stream<Path> listing = Files.list(migrations)) {
+      files = listing.sorted().toList();
+    }
+    for (Path file : files) {
+      sha.update(file.getFileName().toString().getBytes(StandardCharsets.UTF_8));
+      sha.update(Files.readAllBytes(file));
+    }
+    sha.update(GenerateJooqSources.class.getName().getBytes(StandardCharsets.UTF_8));
+    return HexFormat.of().formatHex(sha.digest());
+  }
+}

@@ -1,0 +1,252 @@
+package io.floe.adapters.storage.local;
+
+import io.floe.application.port.out.BucketStorage;
+import io.floe.application.port.out.StorageException;
+import io.floe.application.port.out.StoredObject;
+import io.floe.domain.StoragePath;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+
+/**
+ * A bucket that is a directory on the local filesystem. Writes go to a temporary file first and
+ * are renamed into place, so a reader never sees half an object; conditional writes hold an
+ * exclusive lock (in this process and, through a lock file, across processes) around the
+ * compare and the rename. An object's version is the SHA-256 of its content.
+ */
+public final class LocalBucketStorage implements BucketStorage {
+  /** Lock and temporary files live here, out of every prefix a catalog object can claim. */
+  static final String HOUSEKEEPING_DIR = ".floe-local";
+
+  private final Path root;
+  private final ConcurrentHashMap<String, ReentrantLock> keyLocks = new ConcurrentHashMap<>();
+
+  public LocalBucketStorage(Path root) {
+    this.root = root.toAbsolutePath().normalize();
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  @Override
+  public Optional<StoredObject> get(StoragePath key) {
+    try {
+      byte[] data = Files.readAllBytes(fileOf(key));
+      return Optional.of(new StoredObject(data, versionOf(data)));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw failure("read", key, e);
+    }
+  }
+
+  @Override
+  public Optional<byte[]> getRange(StoragePath key, long offset, int length) {
+    try (InputStream in = Files.newInputStream(fileOf(key))) {
+      in.skipNBytes(Math.min(offset, Files.size(fileOf(key))));
+      return Optional.of(in.readNBytes(length));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw failure("read", key, e);
+    }
+  }
+
+  @Override
+  public void put(StoragePath key, byte[] data) {
+    Path target = fileOf(key);
+    try {
+      Path temp = writeTemp(data);
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw failure("write", key, e);
+    }
+  }
+
+  @Override
+  public boolean putIfAbsent(StoragePath key, byte[] data) {
+    Path target = fileOf(key);
+    Path temp = null;
+    try {
+      temp = writeTemp(data);
+      // A hard link is created atomically and fails if the target exists: create-if-absent.
+      Files.createLink(target, temp);
+      return true;
+    } catch (FileAlreadyExistsException e) {
+      return false;
+    } catch (IOException e) {
+      throw failure("write", key, e);
+    } finally {
+      deleteQuietly(temp);
+    }
+  }
+
+  @Override
+  public boolean putIfVersion(StoragePath key, byte[] data, String expectedVersion) {
+    Path target = fileOf(key);
+    ReentrantLock lock = keyLocks.computeIfAbsent(key.value(), k -> new ReentrantLock());
+    lock.lock();
+    try (FileChannel lockFile = FileChannel.open(lockFileOf(key),
+        StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock ignored = lockFile.lock()) {
+      Optional<StoredObject> current = get(key);
+      if (current.isEmpty() || !current.get().version().equals(expectedVersion)) {
+        return false;
+      }
+      Path temp = writeTemp(data);
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      return true;
+    } catch (IOException e) {
+      throw failure("write", key, e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean exists(StoragePath key) {
+    return Files.isRegularFile(fileOf(key));
+  }
+
+  @Override
+  public List<StoragePath> list(StoragePath prefix, int limit) {
+    Path dir = directoryOf(prefix);
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      List<StoragePath> keys = new ArrayList<>();
+      files.filter(Files::isRegularFile)
+          .map(this::keyOf)
+          .filter(key -> !key.value().startsWith(HOUSEKEEPING_DIR + "/"))
+          .sorted((a, b) -> a.value().compareTo(b.value()))
+          .limit(limit)
+          .forEach(keys::add);
+      return keys;
+    } catch (NoSuchFileException e) {
+      return List.of();
+    } catch (IOException e) {
+      throw failure("list", prefix, e);
+    }
+  }
+
+  @Override
+  public void delete(StoragePath key) {
+    try {
+      Files.deleteIfExists(fileOf(key));
+    } catch (IOException e) {
+      throw failure("delete", key, e);
+    }
+  }
+
+  @Override
+  public long deleteUnder(StoragePath prefix) {
+    if (prefix.isRoot()) {
+      throw new IllegalArgumentException("refusing to delete a whole bucket");
+    }
+    Path dir = directoryOf(prefix);
+    if (!Files.exists(dir)) {
+      return 0;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      List<Path> deepestFirst = paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList();
+      long files = 0;
+      for (Path path : deepestFirst) {
+        if (Files.isRegularFile(path)) {
+          files++;
+        }
+        Files.deleteIfExists(path);
+      }
+      return files;
+    } catch (IOException e) {
+      throw failure("delete", prefix, e);
+    }
+  }
+
+  @Override
+  public String uri(StoragePath key) {
+    return key.isRoot() ? root.toUri().toString() : root.resolve(key.value()).toUri().toString();
+  }
+
+  /** Resolves a key to a file, creating its parent directories, and never outside the root. */
+  private Path fileOf(StoragePath key) {
+    if (key.isRoot()) {
+      throw new IllegalArgumentException("an object key must not be empty");
+    }
+    Path file = directoryOf(key);
+    try {
+      Files.createDirectories(file.getParent());
+    } catch (IOException e) {
+      throw failure("create directories for", key, e);
+    }
+    return file;
+  }
+
+  private Path directoryOf(StoragePath prefix) {
+    Path resolved = root.resolve(prefix.value()).normalize();
+    if (!resolved.startsWith(root)) {
+      throw new IllegalArgumentException("key escapes the bucket: " + prefix);
+    }
+    return resolved;
+  }
+
+  private StoragePath keyOf(Path file) {
+    return new StoragePath(root.relativize(file).toString().replace('\\', '/'));
+  }
+
+  private Path lockFileOf(StoragePath key) throws IOException {
+    Path locks = root.resolve(HOUSEKEEPING_DIR).resolve("locks");
+    Files.createDirectories(locks);
+    return locks.resolve(versionOf(key.value().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+  }
+
+  private Path writeTemp(byte[] data) throws IOException {
+    Path temps = root.resolve(HOUSEKEEPING_DIR).resolve("tmp");
+    Files.createDirectories(temps);
+    Path temp = temps.resolve(UUID.randomUUID().toString());
+    Files.write(temp, data, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    return temp;
+  }
+
+  private static void deleteQuietly(Path path) {
+    if (path != null) {
+      try {
+        Files.deleteIfExists(path);
+      } catch (IOException ignored) {
+        // A stray temporary file is harmless; the next cleanup of the directory removes it.
+      }
+    }
+  }
+
+  static String versionOf(byte[] data) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private StorageException failure(String verb, StoragePath key, IOException cause) {
+    return new StorageException("could not " + verb + " '" + key + "' in local bucket " + root
+        + ": " + cause.getMessage(), cause);
+  }
+
+}

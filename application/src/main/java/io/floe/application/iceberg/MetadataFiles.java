@@ -1,0 +1,102 @@
+package io.floe.application.iceberg;
+
+import io.floe.application.port.out.MetadataFileIoProvider;
+import io.floe.domain.BucketConfig;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.view.ViewMetadata;
+import org.apache.iceberg.view.ViewMetadataParser;
+
+/**
+ * Reads and writes Iceberg {@code metadata.json} files with iceberg-core's own parsers. Files are
+ * immutable, so every read goes through a cache keyed by location; a new version always gets a
+ * new file name, {@code <version>-<uuid>.metadata.json}, next to the table's other metadata.
+ */
+public final class MetadataFiles {
+  private static final Pattern VERSION = Pattern.compile("^(\\d+)-.*");
+  private static final int CACHE_CAPACITY = 2_000;
+
+  private final MetadataFileIoProvider io;
+  private final MetadataCache<TableMetadata> tables = new MetadataCache<>(CACHE_CAPACITY);
+  private final MetadataCache<ViewMetadata> views = new MetadataCache<>(CACHE_CAPACITY);
+
+  public MetadataFiles(MetadataFileIoProvider io) {
+    this.io = io;
+  }
+
+  public TableMetadata readTable(BucketConfig bucket, String location) {
+    return tables.get(location, loc -> TableMetadataParser.read(io.fileIo(bucket), loc));
+  }
+
+  public ViewMetadata readView(BucketConfig bucket, String location) {
+    return views.get(location, loc -> ViewMetadataParser.read(io.fileIo(bucket).newInputFile(loc)));
+  }
+
+  public boolean exists(BucketConfig bucket, String location) {
+    try {
+      return io.fileIo(bucket).newInputFile(location).exists();
+    } catch (NotFoundException e) {
+      return false;
+    }
+  }
+
+  /** Writes {@code metadata} as the version after {@code previous}; returns it with its location. */
+  public TableMetadata writeTable(BucketConfig bucket, TableMetadata metadata,
+      Optional<String> previous) {
+    String codec = metadata.property(TableProperties.METADATA_COMPRESSION,
+        TableProperties.METADATA_COMPRESSION_DEFAULT);
+    String location = newFileLocation(metadataDirectory(metadata), previous,
+        TableMetadataParser.getFileExtension(TableMetadataParser.Codec.fromName(codec)));
+    TableMetadataParser.write(metadata, io.fileIo(bucket).newOutputFile(location));
+    TableMetadata written =
+        TableMetadata.buildFrom(metadata).discardChanges().withMetadataLocation(location).build();
+    tables.put(location, written);
+    return written;
+  }
+
+  public ViewMetadata writeView(BucketConfig bucket, ViewMetadata metadata,
+      Optional<String> previous) {
+    String location = newFileLocation(metadata.location() + "/metadata", previous, ".metadata.json");
+    ViewMetadataParser.write(metadata, io.fileIo(bucket).newOutputFile(location));
+    ViewMetadata written = ViewMetadataParser.fromJson(location, ViewMetadataParser.toJson(metadata));
+    views.put(location, written);
+    return written;
+  }
+
+  /** Where a table's metadata files go: {@code write.metadata.path}, else under its location. */
+  public static String metadataDirectory(TableMetadata metadata) {
+    String configured = metadata.property(TableProperties.WRITE_METADATA_LOCATION, null);
+    return configured != null ? stripTrailingSlash(configured) : metadata.location() + "/metadata";
+  }
+
+  private static String newFileLocation(String directory, Optional<String> previous,
+      String extension) {
+    int version = previous.map(MetadataFiles::versionOf).orElse(-1) + 1;
+    return String.format(Locale.ROOT, "%s/%05d-%s%s", directory, version, UUID.randomUUID(),
+        extension);
+  }
+
+  private static int versionOf(String metadataLocation) {
+    String fileName = metadataLocation.substring(metadataLocation.lastIndexOf('/') + 1);
+    Matcher matcher = VERSION.matcher(fileName);
+    if (matcher.matches()) {
+      try {
+        return Integer.parseInt(matcher.group(1));
+      } catch (NumberFormatException e) {
+        return -1;
+      }
+    }
+    return -1;
+  }
+
+  private static String stripTrailingSlash(String path) {
+    return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+  }
+}

@@ -1,0 +1,32 @@
+package io.floe.application.port.out;
+
+import io.floe.domain.CatalogName;
+import io.floe.domain.CatalogObject;
+import io.floe.domain.TableName;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Tables and views with the pointers to their current metadata files. */
+public interface CatalogObjectStore {
+  /** Resolves a live namespace's table or view in one indexed query. */
+  Optional<CatalogObject> find(UUID orgId, CatalogName namespace, TableName name);
+
+  /** One namespace's objects of a kind, ordered by name, strictly after {@code afterName}. */
+  List<CatalogObject> list(UUID namespaceId, CatalogObject.Kind kind, Optional<String> afterName,
+      int limit);
+
+  /** Inserts the object; false when its namespace already holds a table or view of that name. */
+  boolean insert(CatalogObject object);
+
+  /**
+   * Moves the pointer only if it still is {@code expectedLocation}: the compare-and-swap every
+   * commit goes through. False when another writer moved it first.
+   */
+  boolean swapPointer(UUID objectId, String expectedLocation, String newLocation, Instant now);
+
+  void rename(UUID objectId, UUID newNamespaceId, TableName newName, Instant now);
+
+  boolean delete(UUID objectId);
+}

@@ -1,0 +1,34 @@
+package io.floe.application.port.out;
+
+import io.floe.domain.BucketConfig;
+import io.floe.domain.CatalogName;
+import io.floe.domain.Org;
+import io.floe.domain.OrgName;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Orgs and their bucket configurations. */
+public interface OrgStore {
+  Optional<Org> findOrg(OrgName name);
+
+  Optional<Org> findOrg(UUID id);
+
+  void insertOrg(Org org);
+
+  List<BucketConfig> buckets(UUID orgId);
+
+  Optional<BucketConfig> bucket(UUID orgId, CatalogName nickname);
+
+  Optional<BucketConfig> bucket(UUID bucketId);
+
+  Optional<BucketConfig> defaultBucket(UUID orgId);
+
+  void insertBucket(BucketConfig bucket);
+
+  /**
+   * Takes a row lock on the bucket until the surrounding transaction ends, so that prefix claims
+   * on one bucket are checked and written one at a time.
+   */
+  void lockBucket(UUID bucketId);
+}

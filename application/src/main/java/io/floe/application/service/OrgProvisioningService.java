@@ -1,0 +1,67 @@
+package io.floe.application.service;
+
+import io.floe.application.port.in.BucketSpec;
+import io.floe.application.port.in.ProvisionOrgUseCase;
+import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.OrgStore;
+import io.floe.application.port.out.PrincipalStore;
+import io.floe.application.port.out.UnitOfWork;
+import io.floe.domain.ApiToken;
+import io.floe.domain.BucketConfig;
+import io.floe.domain.Membership;
+import io.floe.domain.Org;
+import io.floe.domain.OrgName;
+import io.floe.domain.Principal;
+import io.floe.domain.Role;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.UUID;
+
+/** First-start provisioning: an org, its default bucket and an admin token, all or nothing. */
+public final class OrgProvisioningService implements ProvisionOrgUseCase {
+  private static final int TOKEN_BYTES = 32;
+
+  private final OrgStore orgs;
+  private final PrincipalStore principals;
+  private final UnitOfWork unitOfWork;
+  private final IdGenerator ids;
+  private final Clock clock;
+
+  public OrgProvisioningService(OrgStore orgs, PrincipalStore principals, UnitOfWork unitOfWork,
+      IdGenerator ids, Clock clock) {
+    this.orgs = orgs;
+    this.principals = principals;
+    this.unitOfWork = unitOfWork;
+    this.ids = ids;
+    this.clock = clock;
+  }
+
+  @Override
+  public Optional<String> provisionIfAbsent(OrgName name, BucketSpec defaultBucket) {
+    return unitOfWork.inTransaction(() -> {
+      if (orgs.findOrg(name).isPresent()) {
+        return Optional.<String>empty();
+      }
+      Org org = new Org(ids.newId(), name, true);
+      orgs.insertOrg(org);
+      orgs.insertBucket(toBucket(org.id(), defaultBucket, true));
+      Principal admin = new Principal(ids.newId(), Principal.Kind.API_CLIENT, name + "-admin");
+      principals.insertPrincipal(admin);
+      principals.insertMembership(new Membership(org.id(), admin.id(), Role.ADMIN));
+      return Optional.of(issueToken(admin.id()));
+    });
+  }
+
+  private String issueToken(UUID principalId) {
+    String secret = ApiToken.secretFrom(ids.randomBytes(TOKEN_BYTES));
+    principals.insertToken(new ApiToken(ids.newId(), principalId, ApiToken.hash(secret),
+        clock.instant(), Optional.empty(), Optional.empty()));
+    return secret;
+  }
+
+  private BucketConfig toBucket(UUID orgId, BucketSpec spec, boolean isDefault) {
+    return new BucketConfig(ids.newId(), orgId, spec.nickname(), spec.platform(), spec.bucket(),
+        spec.prefix(), spec.endpoint(), spec.region(), spec.pathStyle(), spec.credentials(),
+        isDefault);
+  }
+}

@@ -1,0 +1,316 @@
+package io.floe.application.service;
+
+import io.floe.application.iceberg.FlatIdentifiers;
+import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.iceberg.PageToken;
+import io.floe.application.port.in.IcebergTablesUseCase;
+import io.floe.application.port.out.CatalogObjectStore;
+import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.UnitOfWork;
+import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.OrgContext;
+import io.floe.domain.Action;
+import io.floe.domain.BucketConfig;
+import io.floe.domain.CatalogObject;
+import io.floe.domain.Namespace;
+import io.floe.domain.StorageLocation;
+import io.floe.domain.TableName;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.UpdateRequirement;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
+import org.apache.iceberg.rest.requests.CommitTransactionRequest;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.RegisterTableRequest;
+import org.apache.iceberg.rest.requests.RenameTableRequest;
+import org.apache.iceberg.rest.requests.ReportMetricsRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.apache.iceberg.rest.responses.ListTablesResponse;
+import org.apache.iceberg.rest.responses.LoadCredentialsResponse;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Tables: server-chosen locations under the namespace's prefix, commits by compare-and-swap. */
+public final class TableService implements IcebergTablesUseCase {
+  private static final Logger LOG = LoggerFactory.getLogger(TableService.class);
+
+  private final CatalogLocator locator;
+  private final CatalogObjectStore objects;
+  private final MetadataFiles files;
+  private final TableCommitter committer;
+  private final TablePlacement placement;
+  private final UnitOfWork unitOfWork;
+  private final IdGenerator ids;
+  private final Clock clock;
+  private final AccessPolicy policy;
+
+  public TableService(CatalogLocator locator, CatalogObjectStore objects, MetadataFiles files,
+      TablePlacement placement, UnitOfWork unitOfWork, IdGenerator ids, Clock clock,
+      AccessPolicy policy) {
+    this.locator = locator;
+    this.objects = objects;
+    this.files = files;
+    this.placement = placement;
+    this.unitOfWork = unitOfWork;
+    this.ids = ids;
+    this.clock = clock;
+    this.policy = policy;
+    this.committer = new TableCommitter(objects, files, unitOfWork, clock);
+  }
+
+  @Override
+  public ListTablesResponse list(OrgContext context, org.apache.iceberg.catalog.Namespace namespace,
+      String pageToken, Integer pageSize) {
+    return CatalogListing.list(locator.namespace(context, namespace), objects,
+        CatalogObject.Kind.TABLE, namespace, pageToken, pageSize);
+  }
+
+  @Override
+  public LoadTableResponse create(OrgContext context,
+      org.apache.iceberg.catalog.Namespace namespaceId, CreateTableRequest request) {
+    request.validate();
+    Namespace namespace = locator.namespace(context, namespaceId);
+    policy.require(context, Action.WRITE, namespace);
+    TableName name = FlatIdentifiers.tableName(request.name());
+    TableIdentifier identifier = TableIdentifier.of(namespaceId, request.name());
+    requireFree(context, identifier);
+    Map<String, String> properties = request.properties();
+    String bucketOverride = properties.get(BUCKET_PROPERTY);
+    if (request.stageCreate() && bucketOverride != null) {
+      throw new BadRequestException("The '%s' property cannot be combined with a staged create "
+          + "(create-table transaction)", BUCKET_PROPERTY);
+    }
+    UUID tableId = ids.newId();
+    TablePlacement.Placed placed = bucketOverride == null
+        ? placement.inNamespace(namespace, name)
+        : placement.onOwnBucket(context, namespace, name, bucketOverride, tableId);
+    TableLocations.requirePathProperties(placed.bucket(), placed.rootUri(), properties);
+    TableMetadata metadata = TableMetadata.newTableMetadata(request.schema(),
+        request.spec() != null ? request.spec() : PartitionSpec.unpartitioned(),
+        request.writeOrder() != null ? request.writeOrder() : SortOrder.unsorted(),
+        placed.rootUri(), properties);
+    if (request.stageCreate()) {
+      return LoadTableResponse.builder().withTableMetadata(metadata).build();
+    }
+    TableMetadata written = files.writeTable(placed.bucket(), metadata, Optional.empty());
+    try {
+      unitOfWork.inTransaction(() -> {
+        placed.claim().run();
+        insert(tableId, namespace, name, CatalogObject.Kind.TABLE, written.metadataFileLocation(),
+            placed, identifier);
+      });
+    } catch (RuntimeException e) {
+      placed.undo().accept(e);
+      throw e;
+    }
+    return LoadTableResponse.builder().withTableMetadata(written).build();
+  }
+
+  @Override
+  public LoadedTable load(OrgContext context, TableIdentifier identifier, SnapshotMode mode) {
+    ResolvedObject table = locator.table(context, identifier);
+    policy.require(context, Action.READ, table.namespace());
+    TableMetadata metadata = files.readTable(table.bucket(), table.object().metadataLocation());
+    if (mode == SnapshotMode.REFS) {
+      metadata = TableMetadata.buildFrom(metadata)
+          .withMetadataLocation(metadata.metadataFileLocation())
+          .suppressHistoricalSnapshots()
+          .build();
+    }
+    return new LoadedTable(LoadTableResponse.builder().withTableMetadata(metadata).build(),
+        table.object().metadataLocation());
+  }
+
+  @Override
+  public String currentMetadataLocation(OrgContext context, TableIdentifier identifier) {
+    ResolvedObject table = locator.table(context, identifier);
+    policy.require(context, Action.READ, table.namespace());
+    return table.object().metadataLocation();
+  }
+
+  @Override
+  public LoadTableResponse commit(OrgContext context, TableIdentifier identifier,
+      UpdateTableRequest request) {
+    if (isCreate(request)) {
+      return createFromStaged(context, identifier, request);
+    }
+    TableMetadata committed = committer.commit(
+        List.of(UpdateTableRequest.create(identifier, request.requirements(), request.updates())),
+        id -> writableTable(context, id)).get(0);
+    return LoadTableResponse.builder().withTableMetadata(committed).build();
+  }
+
+  @Override
+  public void commitTransaction(OrgContext context, CommitTransactionRequest request) {
+    request.validate();
+    for (UpdateTableRequest change : request.tableChanges()) {
+      if (isCreate(change)) {
+        throw new BadRequestException(
+            "Creating table %s inside a multi-table transaction is not supported",
+            change.identifier());
+      }
+    }
+    committer.commit(request.tableChanges(), id -> writableTable(context, id));
+  }
+
+  @Override
+  public void drop(OrgContext context, TableIdentifier identifier, boolean purgeRequested) {
+    ResolvedObject table = locator.table(context, identifier);
+    policy.require(context, Action.WRITE, table.namespace());
+    if (!objects.delete(table.object().id())) {
+      throw new NoSuchTableException("Table does not exist: %s", identifier);
+    }
+    // Files are never deleted here, purge or not: they stay until the namespace is cleaned up.
+    LOG.info("dropped table {} (purge requested: {}; files kept at {})", identifier,
+        purgeRequested, table.rootUri());
+  }
+
+  @Override
+  public void rename(OrgContext context, RenameTableRequest request) {
+    ResolvedObject source = locator.table(context, request.source());
+    policy.require(context, Action.WRITE, source.namespace());
+    Namespace target = locator.namespace(context, request.destination().namespace());
+    policy.require(context, Action.WRITE, target);
+    TableName newName = FlatIdentifiers.tableName(request.destination());
+    unitOfWork.inTransaction(() -> {
+      requireFree(context, request.destination());
+      objects.rename(source.object().id(), target.id(), newName, clock.instant());
+    });
+  }
+
+  @Override
+  public LoadTableResponse register(OrgContext context,
+      org.apache.iceberg.catalog.Namespace namespaceId, RegisterTableRequest request) {
+    Namespace namespace = locator.namespace(context, namespaceId);
+    policy.require(context, Action.WRITE, namespace);
+    TableName name = FlatIdentifiers.tableName(request.name());
+    TableIdentifier identifier = TableIdentifier.of(namespaceId, request.name());
+    BucketConfig bucket = locator.bucket(namespace.bucketId());
+    String namespaceUri = bucket.uriOf(namespace.prefix());
+    // Only metadata inside the namespace's own prefix may be registered: the org owns it.
+    TableLocations.requireWithin(bucket, namespaceUri, "metadata file", request.metadataLocation());
+    if (!files.exists(bucket, request.metadataLocation())) {
+      throw new BadRequestException("Metadata file does not exist: %s", request.metadataLocation());
+    }
+    TableMetadata metadata = files.readTable(bucket, request.metadataLocation());
+    TableLocations.requireWithin(bucket, namespaceUri, metadata);
+    StorageLocation location = new StorageLocation(bucket.id(),
+        TableLocations.pathIn(bucket, metadata.location()));
+    Optional<ResolvedObject> existing = locator.find(context, identifier);
+    if (existing.isPresent()) {
+      if (!request.overwrite() || existing.get().object().kind() != CatalogObject.Kind.TABLE) {
+        throw alreadyExists(existing.get(), identifier);
+      }
+      ResolvedObject current = existing.get();
+      if (!current.object().location().equals(location)) {
+        throw new BadRequestException("Cannot overwrite table %s with metadata of a table at "
+            + "another location (%s)", identifier, metadata.location());
+      }
+      if (!objects.swapPointer(current.object().id(), current.object().metadataLocation(),
+          request.metadataLocation(), clock.instant())) {
+        throw new CommitFailedException("Table %s changed while it was being re-registered",
+            identifier);
+      }
+    } else {
+      TablePlacement.Placed placed = TablePlacement.Placed.existing(bucket, location);
+      unitOfWork.inTransaction(() -> insert(ids.newId(), namespace, name,
+          CatalogObject.Kind.TABLE, request.metadataLocation(), placed, identifier));
+    }
+    return LoadTableResponse.builder().withTableMetadata(metadata).build();
+  }
+
+  @Override
+  public void reportMetrics(OrgContext context, TableIdentifier identifier,
+      ReportMetricsRequest request) {
+    ResolvedObject table = locator.table(context, identifier);
+    policy.require(context, Action.READ, table.namespace());
+    LOG.info("metrics for {}.{}: {} {}", context.org().name(), identifier, request.reportType(),
+        request.report());
+  }
+
+  @Override
+  public LoadCredentialsResponse credentials(OrgContext context, TableIdentifier identifier) {
+    ResolvedObject table = locator.table(context, identifier);
+    policy.require(context, Action.READ, table.namespace());
+    // Local buckets need no credentials; vended credentials for cloud buckets come with the
+    // credential-vending adapters.
+    return org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse.builder().build();
+  }
+
+  private ResolvedObject writableTable(OrgContext context, TableIdentifier identifier) {
+    ResolvedObject table = locator.table(context, identifier);
+    policy.require(context, Action.WRITE, table.namespace());
+    return table;
+  }
+
+  /** The second half of a staged create: the table is created by its first commit. */
+  private LoadTableResponse createFromStaged(OrgContext context, TableIdentifier identifier,
+      UpdateTableRequest request) {
+    Namespace namespace = locator.namespace(context, identifier.namespace());
+    policy.require(context, Action.WRITE, namespace);
+    TableName name = FlatIdentifiers.tableName(identifier);
+    Optional<ResolvedObject> existing = locator.find(context, identifier);
+    if (existing.isPresent()) {
+      throw new CommitFailedException("Requirement failed: table already exists: %s", identifier);
+    }
+    for (UpdateRequirement requirement : request.requirements()) {
+      requirement.validate((TableMetadata) null);
+    }
+    TableMetadata.Builder builder = request.updates().stream()
+        .filter(MetadataUpdate.UpgradeFormatVersion.class::isInstance)
+        .map(update -> ((MetadataUpdate.UpgradeFormatVersion) update).formatVersion())
+        .findFirst()
+        .map(TableMetadata::buildFromEmpty)
+        .orElseGet(TableMetadata::buildFromEmpty);
+    request.updates().forEach(update -> update.applyTo(builder));
+    TableMetadata metadata = builder.build();
+    TablePlacement.Placed placed = placement.stagedInNamespace(namespace, metadata.location());
+    TableLocations.requireWithin(placed.bucket(), placed.rootUri(), metadata);
+    TableMetadata written = files.writeTable(placed.bucket(), metadata, Optional.empty());
+    unitOfWork.inTransaction(() -> insert(ids.newId(), namespace, name, CatalogObject.Kind.TABLE,
+        written.metadataFileLocation(), placed, identifier));
+    return LoadTableResponse.builder().withTableMetadata(written).build();
+  }
+
+  private void insert(UUID id, Namespace namespace, TableName name, CatalogObject.Kind kind,
+      String metadataLocation, TablePlacement.Placed placed, TableIdentifier identifier) {
+    Instant now = clock.instant();
+    boolean inserted = objects.insert(new CatalogObject(id, namespace.id(), name, kind,
+        metadataLocation, placed.location(), placed.ownBucket(), now, now));
+    if (!inserted) {
+      throw new AlreadyExistsException("Table already exists: %s", identifier);
+    }
+  }
+
+  private void requireFree(OrgContext context, TableIdentifier identifier) {
+    locator.find(context, identifier).ifPresent(existing -> {
+      throw alreadyExists(existing, identifier);
+    });
+  }
+
+  private static AlreadyExistsException alreadyExists(ResolvedObject existing,
+      TableIdentifier identifier) {
+    return existing.object().kind() == CatalogObject.Kind.VIEW
+        ? new AlreadyExistsException("View with same name already exists: %s", identifier)
+        : new AlreadyExistsException("Table already exists: %s", identifier);
+  }
+
+  private static boolean isCreate(UpdateTableRequest request) {
+    return request.requirements().stream()
+        .anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
+  }
+}
