@@ -1,0 +1,438 @@
+package io.floe.adapters.icechunk;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.floe.adapters.icechunk.format.FlexJson;
+import io.floe.adapters.icechunk.format.MetadataItem;
+import io.floe.adapters.icechunk.format.ObjectId12;
+import io.floe.adapters.icechunk.format.OpsLogEntry;
+import io.floe.adapters.icechunk.format.RepoInfo;
+import io.floe.adapters.icechunk.format.RepoInfoCodec;
+import io.floe.adapters.icechunk.format.Snapshot;
+import io.floe.adapters.icechunk.format.SnapshotCodec;
+import io.floe.adapters.icechunk.format.SpecVersion;
+import io.floe.adapters.icechunk.format.TransactionLog;
+import io.floe.adapters.icechunk.format.TransactionLogCodec;
+import io.floe.application.port.out.BucketStorage;
+import io.floe.application.port.out.StoredObject;
+import io.floe.domain.StoragePath;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * An Icechunk repository at a prefix of a bucket. Reads spec versions 1 and 2; writes only spec 2.
+ * Every change to branches, tags or history is a conditional replace of the {@code repo} file, so
+ * concurrent writers (Floe or Python Icechunk) never lose each other's updates.
+ */
+public final class IcechunkRepository {
+  /** Chunks of at most this many bytes go into the manifest, as Icechunk's default config does. */
+  public static final int INLINE_CHUNK_THRESHOLD_BYTES = 512;
+  /** The ops log entries kept in the repo file before older ones live only in backups. */
+  public static final int MAX_UPDATES_PER_REPO_FILE = 1000;
+  public static final String DEFAULT_BRANCH = "main";
+  static final String INITIAL_MESSAGE = "Repository initialized";
+  /** Backup names count down from this instant so a listing shows the newest first. */
+  private static final long YEAR_3000_MILLIS = Instant.parse("3000-01-01T00:00:00Z").toEpochMilli();
+  private static final int MAX_REPO_UPDATE_ATTEMPTS = 100;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final RepoObjects objects;
+  private final SpecVersion specVersion;
+  private final Clock clock;
+
+  private IcechunkRepository(RepoObjects objects, SpecVersion specVersion, Clock clock) {
+    this.objects = objects;
+    this.specVersion = specVersion;
+    this.clock = clock;
+  }
+
+  /** Opens an existing repository; spec 1 repositories (no repo file, refs/ instead) open read-only. */
+  public static IcechunkRepository open(BucketStorage storage, StoragePath prefix) {
+    RepoObjects objects = new RepoObjects(storage, prefix);
+    Optional<StoredObject> repo = objects.getRaw(RepoObjects.REPO_FILE);
+    if (repo.isPresent()) {
+      RepoInfo info = RepoInfoCodec.decode(objects.describe(RepoObjects.REPO_FILE), repo.get().data());
+      return new IcechunkRepository(objects, info.specVersion(), Clock.systemUTC());
+    }
+    if (!storage.list(objects.key(RepoObjects.REFS_V1), 1).isEmpty()) {
+      return new IcechunkRepository(objects, SpecVersion.V1, Clock.systemUTC());
+    }
+    throw new IcechunkNotFoundException("no Icechunk repository at " + describePrefix(prefix)
+        + ": neither " + objects.describe(RepoObjects.REPO_FILE) + " nor "
+        + objects.describe(RepoObjects.REFS_V1) + "/ exists");
+  }
+
+  /** Whether a repository (spec 1 or 2) exists at the prefix. */
+  public static boolean exists(BucketStorage storage, StoragePath prefix) {
+    RepoObjects objects = new RepoObjects(storage, prefix);
+    return storage.exists(objects.key(RepoObjects.REPO_FILE))
+        || !storage.list(objects.key(RepoObjects.REFS_V1), 1).isEmpty();
+  }
+
+  /**
+   * Creates a spec-2 repository the way Icechunk does: the well-known empty first snapshot, its
+   * empty transaction log, then the repo file with branch {@code main}, written only if absent.
+   */
+  public static IcechunkRepository create(BucketStorage storage, StoragePath prefix) {
+    return create(storage, prefix, Clock.systemUTC());
+  }
+
+  static IcechunkRepository create(BucketStorage storage, StoragePath prefix, Clock clock) {
+    RepoObjects objects = new RepoObjects(storage, prefix);
+    if (!storage.isEmptyUnder(prefix)) {
+      throw new IcechunkException("cannot create an Icechunk repository at "
+          + describePrefix(prefix) + ": the location is not empty");
+    }
+    long now = CommitInfo.toMicros(clock.instant());
+    List<MetadataItem> rootMetadata = MetadataItem.encodeV2(
+        Map.of("__icechunk", Map.of("is_root", true)));
+    ObjectId12 id = ObjectId12.INITIAL_SNAPSHOT;
+    Snapshot first = new Snapshot(SpecVersion.V2, id, null, List.of(), now, INITIAL_MESSAGE,
+        rootMetadata, List.of());
+    objects.putImmutable(RepoObjects.SNAPSHOTS + "/" + id, SnapshotCodec.encode(first));
+    TransactionLog emptyLog = new TransactionLog(id, new TreeSet<>(), new TreeSet<>(),
+        new TreeSet<>(), new TreeSet<>(), new TreeSet<>(), new TreeSet<>(), new TreeMap<>(),
+        List.of());
+    objects.putImmutable(RepoObjects.TRANSACTIONS + "/" + id, TransactionLogCodec.encode(emptyLog));
+    SortedMap<String, ObjectId12> branches = new TreeMap<>(FlexJson::compareUtf8);
+    branches.put(DEFAULT_BRANCH, id);
+    SortedMap<ObjectId12, RepoInfo.SnapshotInfo> snapshots = new TreeMap<>();
+    snapshots.put(id, new RepoInfo.SnapshotInfo(id, null, now, INITIAL_MESSAGE, rootMetadata, null));
+    RepoInfo info = new RepoInfo(SpecVersion.V2, branches, new TreeMap<>(FlexJson::compareUtf8),
+        List.of(), snapshots, RepoInfo.Status.online(now), List.of(),
+        List.of(OpsLogEntry.simple(OpsLogEntry.Kind.REPO_INITIALIZED, now)), null, null, null,
+        null, null);
+    if (!storage.putIfAbsent(objects.key(RepoObjects.REPO_FILE), RepoInfoCodec.encode(info))) {
+      throw new IcechunkException("cannot create an Icechunk repository at "
+          + describePrefix(prefix) + ": another writer created one first");
+    }
+    objects.remember(first);
+    return new IcechunkRepository(objects, SpecVersion.V2, clock);
+  }
+
+  private static String describePrefix(StoragePath prefix) {
+    return prefix.isRoot() ? "the bucket root" : "'" + prefix.value() + "'";
+  }
+
+  /** A copy bound to another clock, for tests that need deterministic commit times. */
+  IcechunkRepository withClock(Clock other) {
+    return new IcechunkRepository(objects, specVersion, other);
+  }
+
+  public SpecVersion specVersion() {
+    return specVersion;
+  }
+
+  public StoragePath prefix() {
+    return objects.root();
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  /** The current repo info: read fresh each call (spec 1: assembled from refs and snapshots). */
+  public RepoInfo info() {
+    if (specVersion == SpecVersion.V1) {
+      return V1Refs.assemble(objects);
+    }
+    return RepoInfoCodec.decode(objects.describe(RepoObjects.REPO_FILE),
+        objects.require(RepoObjects.REPO_FILE, "repo info file"));
+  }
+
+  public SortedMap<String, ObjectId12> branches() {
+    return Collections.unmodifiableSortedMap(info().branches());
+  }
+
+  public SortedMap<String, ObjectId12> tags() {
+    return Collections.unmodifiableSortedMap(info().tags());
+  }
+
+  public Map<String, Object> metadata() {
+    return MetadataItem.decode(info().metadata(), specVersion);
+  }
+
+  public ObjectId12 resolve(Ref ref) {
+    return resolve(info(), ref);
+  }
+
+  private ObjectId12 resolve(RepoInfo info, Ref ref) {
+    return switch (ref.kind()) {
+      case BRANCH -> Optional.ofNullable(info.branches().get(ref.name())).orElseThrow(() ->
+          new IcechunkNotFoundException("branch '" + ref.name() + "' does not exist in "
+              + describePrefix(objects.root())));
+      case TAG -> Optional.ofNullable(info.tags().get(ref.name())).orElseThrow(() ->
+          new IcechunkNotFoundException("tag '" + ref.name() + "' does not exist in "
+              + describePrefix(objects.root())));
+      case SNAPSHOT -> {
+        ObjectId12 id;
+        try {
+          id = ObjectId12.parse(ref.name());
+        } catch (IllegalArgumentException e) {
+          throw new IcechunkNotFoundException("'" + ref.name() + "' is not a snapshot id: "
+              + e.getMessage());
+        }
+        if (specVersion == SpecVersion.V2 && !info.snapshots().containsKey(id)) {
+          throw new IcechunkNotFoundException("snapshot " + id + " does not exist in "
+              + describePrefix(objects.root()));
+        }
+        yield id;
+      }
+    };
+  }
+
+  /** The history from {@code ref} back to the first commit, newest first. */
+  public List<CommitInfo> log(Ref ref) {
+    RepoInfo info = info();
+    List<CommitInfo> out = new ArrayList<>();
+    for (RepoInfo.SnapshotInfo s : info.ancestry(resolve(info, ref))) {
+      out.add(new CommitInfo(s.id(), s.parentId(), s.message(),
+          CommitInfo.fromMicros(s.flushedAtMicros()),
+          MetadataItem.decode(s.metadata(), specVersion)));
+    }
+    return out;
+  }
+
+  public ReadSession readonlySession(Ref ref) {
+    return new ReadSession(objects, objects.snapshot(resolve(ref)));
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  public WritableSession writableSession(String branch) {
+    RepoInfo info = writableInfo();
+    ObjectId12 tip = resolve(info, Ref.branch(branch));
+    return new WritableSession(this, objects, branch, objects.snapshot(tip));
+  }
+
+  public void createBranch(String name, ObjectId12 snapshot) {
+    validateRefName(name);
+    updateRepoInfo("create branch '" + name + "'", info -> {
+      requireSnapshot(info, snapshot);
+      if (info.branches().containsKey(name)) {
+        throw new IcechunkException("branch '" + name + "' already exists");
+      }
+      SortedMap<String, ObjectId12> branches = new TreeMap<>(info.branches());
+      branches.put(name, snapshot);
+      return new Change(info.withRefs(branches, info.tags(), info.deletedTags()),
+          OpsLogEntry.named(OpsLogEntry.Kind.BRANCH_CREATED, now(), name, null, null));
+    });
+  }
+
+  public void deleteBranch(String name) {
+    if (DEFAULT_BRANCH.equals(name)) {
+      throw new IcechunkException("the '" + DEFAULT_BRANCH + "' branch cannot be deleted");
+    }
+    updateRepoInfo("delete branch '" + name + "'", info -> {
+      ObjectId12 previous = info.branches().get(name);
+      if (previous == null) {
+        throw new IcechunkNotFoundException("branch '" + name + "' does not exist");
+      }
+      SortedMap<String, ObjectId12> branches = new TreeMap<>(info.branches());
+      branches.remove(name);
+      return new Change(info.withRefs(branches, info.tags(), info.deletedTags()),
+          OpsLogEntry.named(OpsLogEntry.Kind.BRANCH_DELETED, now(), name, previous, null));
+    });
+  }
+
+  /** Tags never move, and a deleted tag's name is never reused. */
+  public void createTag(String name, ObjectId12 snapshot) {
+    validateRefName(name);
+    updateRepoInfo("create tag '" + name + "'", info -> {
+      requireSnapshot(info, snapshot);
+      if (info.tags().containsKey(name)) {
+        throw new IcechunkException("tag '" + name + "' already exists");
+      }
+      if (info.deletedTags().contains(name)) {
+        throw new IcechunkException("tag '" + name + "' was deleted; tag names cannot be reused");
+      }
+      SortedMap<String, ObjectId12> tags = new TreeMap<>(info.tags());
+      tags.put(name, snapshot);
+      return new Change(info.withRefs(info.branches(), tags, info.deletedTags()),
+          OpsLogEntry.named(OpsLogEntry.Kind.TAG_CREATED, now(), name, null, null));
+    });
+  }
+
+  public void deleteTag(String name) {
+    updateRepoInfo("delete tag '" + name + "'", info -> {
+      ObjectId12 previous = info.tags().get(name);
+      if (previous == null) {
+        throw new IcechunkNotFoundException("tag '" + name + "' does not exist");
+      }
+      SortedMap<String, ObjectId12> tags = new TreeMap<>(info.tags());
+      tags.remove(name);
+      List<String> deleted = new ArrayList<>(info.deletedTags());
+      deleted.add(name);
+      deleted.sort(FlexJson::compareUtf8);
+      return new Change(info.withRefs(info.branches(), tags, deleted),
+          OpsLogEntry.named(OpsLogEntry.Kind.TAG_DELETED, now(), name, previous, null));
+    });
+  }
+
+  private static void validateRefName(String name) {
+    if (name == null || name.isEmpty() || name.contains("/")) {
+      throw new IllegalArgumentException("invalid branch or tag name '" + name
+          + "': must be non-empty and contain no '/'");
+    }
+  }
+
+  private void requireSnapshot(RepoInfo info, ObjectId12 id) {
+    if (!info.snapshots().containsKey(id)) {
+      throw new IcechunkNotFoundException("snapshot " + id + " does not exist in "
+          + describePrefix(objects.root()));
+    }
+  }
+
+  long now() {
+    return CommitInfo.toMicros(clock.instant());
+  }
+
+  RepoInfo writableInfo() {
+    if (specVersion != SpecVersion.V2) {
+      throw new UnsupportedRepositoryException("the repository at " + describePrefix(objects.root())
+          + " uses Icechunk spec version " + specVersion.code()
+          + "; Floe writes only spec version 2 repositories");
+    }
+    RepoInfo info = info();
+    checkWritable(info);
+    return info;
+  }
+
+  private void checkWritable(RepoInfo info) {
+    if (info.specVersion() != SpecVersion.V2) {
+      throw new UnsupportedRepositoryException("the repository at " + describePrefix(objects.root())
+          + " uses Icechunk spec version " + info.specVersion().code()
+          + "; Floe writes only spec version 2 repositories");
+    }
+    if (info.status().availability() != 0) {
+      throw new UnsupportedRepositoryException("the repository at " + describePrefix(objects.root())
+          + " is " + (info.status().availability() == 1 ? "read-only" : "offline")
+          + (info.status().reason() == null ? "" : ": " + info.status().reason()));
+    }
+  }
+
+  /** A change to apply to the repo file, and the ops log entry recording it. */
+  record Change(RepoInfo next, OpsLogEntry entry) {}
+
+  interface RepoChange {
+    Change apply(RepoInfo current);
+  }
+
+  /**
+   * Read-modify-conditional-write of the repo file. Before replacing it the current bytes are
+   * copied to {@code overwritten/}, and the previous newest ops-log entry is pointed at that
+   * copy. If another writer replaced the file meanwhile the change is recomputed against the new
+   * contents (it may then throw, e.g. a commit conflict).
+   */
+  RepoInfo updateRepoInfo(String what, RepoChange change) {
+    if (specVersion != SpecVersion.V2) {
+      writableInfo();
+    }
+    for (int attempt = 0; attempt < MAX_REPO_UPDATE_ATTEMPTS; attempt++) {
+      StoredObject current = objects.getRaw(RepoObjects.REPO_FILE).orElseThrow(() ->
+          new IcechunkNotFoundException("repo info file "
+              + objects.describe(RepoObjects.REPO_FILE) + " does not exist"));
+      RepoInfo info = RepoInfoCodec.decode(objects.describe(RepoObjects.REPO_FILE), current.data());
+      checkWritable(info);
+      Change c = change.apply(info);
+      String backup = backupName();
+      objects.putImmutable(RepoObjects.OVERWRITTEN + "/" + backup, current.data());
+      List<OpsLogEntry> updates = new ArrayList<>();
+      updates.add(c.entry());
+      for (int i = 0; i < info.latestUpdates().size(); i++) {
+        OpsLogEntry e = info.latestUpdates().get(i);
+        updates.add(i == 0 ? e.withBackupPath(backup) : e);
+      }
+      String before = info.repoBeforeUpdates();
+      if (updates.size() > MAX_UPDATES_PER_REPO_FILE) {
+        // The dropped entries live on in the backup just written.
+        updates = new ArrayList<>(updates.subList(0, MAX_UPDATES_PER_REPO_FILE));
+        before = backup;
+      }
+      RepoInfo next = c.next().withOpsLog(updates, before);
+      if (objects.storage().putIfVersion(objects.key(RepoObjects.REPO_FILE),
+          RepoInfoCodec.encode(next), current.version())) {
+        return next;
+      }
+    }
+    throw new IcechunkException("could not " + what + " in " + describePrefix(objects.root())
+        + ": the repo file kept changing under " + MAX_REPO_UPDATE_ATTEMPTS + " attempts");
+  }
+
+  private String backupName() {
+    long countdown = YEAR_3000_MILLIS - clock.millis();
+    return "repo." + countdown + "." + ObjectId12.random();
+  }
+
+  // ---------------------------------------------------------------- spec 1 refs
+
+  /** Spec 1 keeps each ref in {@code refs/branch.NAME/ref.json} or {@code refs/tag.NAME/ref.json}. */
+  static final class V1Refs {
+    private V1Refs() {}
+
+    static RepoInfo assemble(RepoObjects objects) {
+      SortedMap<String, ObjectId12> branches = new TreeMap<>(FlexJson::compareUtf8);
+      SortedMap<String, ObjectId12> tags = new TreeMap<>(FlexJson::compareUtf8);
+      List<String> deletedTags = new ArrayList<>();
+      for (StoragePath key : objects.storage().list(objects.key(RepoObjects.REFS_V1),
+          Integer.MAX_VALUE)) {
+        String rel = key.value().substring(objects.key(RepoObjects.REFS_V1).value().length() + 1);
+        String[] parts = rel.split("/");
+        if (parts.length != 2) {
+          continue;
+        }
+        if (parts[1].equals("ref.json.deleted") && parts[0].startsWith("tag.")) {
+          deletedTags.add(parts[0].substring(4));
+          continue;
+        }
+        if (!parts[1].equals("ref.json")) {
+          continue;
+        }
+        ObjectId12 target = readRef(objects, key);
+        if (parts[0].startsWith("branch.")) {
+          branches.put(parts[0].substring(7), target);
+        } else if (parts[0].startsWith("tag.")) {
+          tags.put(parts[0].substring(4), target);
+        }
+      }
+      for (String deleted : deletedTags) {
+        tags.remove(deleted);
+      }
+      SortedMap<ObjectId12, RepoInfo.SnapshotInfo> snapshots = new TreeMap<>();
+      List<ObjectId12> pending = new ArrayList<>(branches.values());
+      pending.addAll(tags.values());
+      while (!pending.isEmpty()) {
+        ObjectId12 id = pending.remove(pending.size() - 1);
+        if (id == null || snapshots.containsKey(id)) {
+          continue;
+        }
+        Snapshot s = objects.snapshot(id);
+        snapshots.put(id, new RepoInfo.SnapshotInfo(id, s.parentId(), s.flushedAtMicros(),
+            s.message(), s.metadata(), null));
+        pending.add(s.parentId());
+      }
+      deletedTags.sort(FlexJson::compareUtf8);
+      return new RepoInfo(SpecVersion.V1, branches, tags, deletedTags, snapshots,
+          RepoInfo.Status.online(0), List.of(), List.of(), null, null, null, null, null);
+    }
+
+    private static ObjectId12 readRef(RepoObjects objects, StoragePath key) {
+      byte[] data = objects.storage().get(key).map(StoredObject::data).orElseThrow(() ->
+          new IcechunkNotFoundException("ref file " + key.value() + " vanished while reading"));
+      try {
+        JsonNode json = JSON.readTree(data);
+        return ObjectId12.parse(json.path("snapshot").asText());
+      } catch (IOException | IllegalArgumentException e) {
+        throw new IcechunkException("ref file " + key.value()
+            + " is not a valid spec-1 ref (expected {\"snapshot\": \"<id>\"}): " + e.getMessage(), e);
+      }
+    }
+  }
+}

@@ -1,0 +1,134 @@
+"""Python Icechunk side of Floe's interop tests.
+
+Each command prints one JSON document on stdout, which the JUnit tests compare with what Floe
+reads or wrote. Commands:
+  build DIR          build a repository with Python (groups, arrays, chunks, commits, refs)
+  describe DIR       describe a repository as Python Icechunk + zarr sees it
+  commit-on-top DIR BRANCH   add a commit with Python on BRANCH
+"""
+import asyncio
+import base64
+import json
+import sys
+import warnings
+
+import icechunk as ic
+import numpy as np
+import zarr
+from zarr.core.buffer import default_buffer_prototype
+
+warnings.filterwarnings("ignore")
+
+
+def storage(path):
+    return ic.local_filesystem_storage(path)
+
+
+def build(path):
+    repo = ic.Repository.create(storage(path))
+    s = repo.writable_session("main")
+    root = zarr.group(s.store, attributes={"title": "interop", "nested": {"k": [1, 2.5, None, True]}})
+    g = root.create_group("weather/stations", attributes={"count": 3})
+    t = root.create_array("weather/temp", shape=(20,), chunks=(5,), dtype="float32",
+                          attributes={"units": "K"})
+    t[:] = np.arange(20, dtype="float32") * 1.5
+    big = root.create_array("big", shape=(300,), chunks=(100,), dtype="float64", compressors=None)
+    big[:] = np.linspace(0, 1, 300)
+    first = s.commit("first commit", metadata={"author": "py", "run": {"n": 1, "tags": ["a", "b"]}})
+
+    s = repo.writable_session("main")
+    root = zarr.open_group(s.store)
+    grid = root.create_array("weather/stations/grid", shape=(30, 40), chunks=(10, 20), dtype="int16",
+                             dimension_names=["y", "x"], fill_value=-1)
+    grid[0:10, 0:20] = 7
+    grid[20:30, 20:40] = np.arange(200, dtype="int16").reshape(10, 20)
+    flags = root.create_array("flags", shape=(8,), chunks=(8,), dtype="bool")
+    flags[:] = [True, False, True, True, False, False, True, False]
+    root["big"][100:200] = 42.0
+    root.attrs["title"] = "interop v2"
+    second = s.commit("second commit", metadata={"ok": True, "score": 0.5, "ints": [1, -2, 3]})
+
+    repo.create_tag("v1", first)
+    repo.create_branch("dev", second)
+    s = repo.writable_session("dev")
+    root = zarr.open_group(s.store)
+    i64 = root.create_array("counts", shape=(4,), chunks=(2,), dtype="int64")
+    i64[:] = [10, 20, 30, 40]
+    s.commit("dev commit", metadata={})
+    print(json.dumps(describe_repo(repo)))
+
+
+def chunk_keys(store):
+    async def collect():
+        return sorted([k async for k in store.list()])
+    return asyncio.run(collect())
+
+
+def raw(store, key):
+    async def get():
+        b = await store.get(key, prototype=default_buffer_prototype())
+        return None if b is None else b.to_bytes()
+    return asyncio.run(get())
+
+
+def describe_session(session):
+    store = session.store
+    nodes = {}
+    chunks = {}
+    for key in chunk_keys(store):
+        data = raw(store, key)
+        if key.endswith("zarr.json"):
+            path = "/" + key[: -len("zarr.json")].rstrip("/")
+            nodes[path] = json.loads(data)
+        else:
+            chunks[key] = base64.b64encode(data).decode()
+    values = {}
+    for path, meta in nodes.items():
+        if meta.get("node_type") == "array":
+            arr = zarr.open_array(store, path=path.lstrip("/"), mode="r")
+            values[path] = arr[...].tolist()
+    return {"nodes": nodes, "chunks": chunks, "values": values}
+
+
+def describe_repo(repo):
+    out = {"branches": {}, "tags": {}, "log": {}, "refs": {}}
+    for b in sorted(repo.list_branches()):
+        out["branches"][b] = repo.lookup_branch(b)
+        out["log"][b] = [
+            {"id": a.id, "parent": a.parent_id, "message": a.message,
+             "time": a.written_at.isoformat(), "metadata": a.metadata}
+            for a in repo.ancestry(branch=b)
+        ]
+        out["refs"]["branch:" + b] = describe_session(repo.readonly_session(branch=b))
+    for t in sorted(repo.list_tags()):
+        out["tags"][t] = repo.lookup_tag(t)
+        out["refs"]["tag:" + t] = describe_session(repo.readonly_session(tag=t))
+    return out
+
+
+def describe(path):
+    repo = ic.Repository.open(storage(path))
+    print(json.dumps(describe_repo(repo)))
+
+
+def commit_on_top(path, branch):
+    repo = ic.Repository.open(storage(path))
+    s = repo.writable_session(branch)
+    root = zarr.open_group(s.store)
+    arr = root.create_array("from_python", shape=(6,), chunks=(3,), dtype="int32")
+    arr[:] = [6, 5, 4, 3, 2, 1]
+    root.attrs["python_was_here"] = True
+    sid = s.commit("python on top", metadata={"by": "python", "depth": {"x": [1, {"y": None}]}})
+    print(json.dumps({"id": sid}))
+
+
+if __name__ == "__main__":
+    command = sys.argv[1]
+    if command == "build":
+        build(sys.argv[2])
+    elif command == "describe":
+        describe(sys.argv[2])
+    elif command == "commit-on-top":
+        commit_on_top(sys.argv[2], sys.argv[3])
+    else:
+        raise SystemExit("unknown command " + command)
