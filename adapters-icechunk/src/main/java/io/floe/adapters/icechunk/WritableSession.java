@@ -192,7 +192,10 @@ public final class WritableSession extends ReadSession {
   /** Deletes a node and everything below it, with their chunks. */
   public void deleteNode(String path) {
     String p = NodePaths.canonical(path);
-    requireNode(p);
+    if (nodes().stream().noneMatch(n -> NodePaths.isWithin(n.path(), p))) {
+      throw new IcechunkNotFoundException("nothing to delete at '" + p + "' in branch '"
+          + branch + "'");
+    }
     for (NodeSnapshot n : nodes()) {
       if (!NodePaths.isWithin(n.path(), p)) {
         continue;
