@@ -58,6 +58,21 @@ def build(path):
     print(json.dumps(describe_repo(repo)))
 
 
+def build_v1(path):
+    """A spec-version-1 repository (refs/ files, MessagePack metadata), as Icechunk 1.x wrote."""
+    repo = ic.Repository.create(storage(path), spec_version=1)
+    s = repo.writable_session("main")
+    root = zarr.group(s.store, attributes={"legacy": True})
+    arr = root.create_array("old/values", shape=(6,), chunks=(3,), dtype="int32")
+    arr[:] = [1, 2, 3, 4, 5, 6]
+    first = s.commit("v1 commit", metadata={"who": "v1", "list": [1, "a", {"z": True}], "f": 1.5})
+    repo.create_tag("t1", first)
+    repo.create_tag("gone", first)
+    repo.delete_tag("gone")
+    repo.create_branch("b1", first)
+    print(json.dumps(describe_repo(repo)))
+
+
 def chunk_keys(store):
     async def collect():
         return sorted([k async for k in store.list()])
@@ -126,6 +141,8 @@ if __name__ == "__main__":
     command = sys.argv[1]
     if command == "build":
         build(sys.argv[2])
+    elif command == "build-v1":
+        build_v1(sys.argv[2])
     elif command == "describe":
         describe(sys.argv[2])
     elif command == "commit-on-top":

@@ -73,6 +73,49 @@ class PythonInteropTest {
         .containsExactly("y", "x");
   }
 
+  @Test
+  void floeCommitsOnTopOfAPythonBuiltRepositoryAndPythonReadsIt() {
+    PythonIcechunk.run("build", repoDir.toString());
+    IcechunkRepository repo = IcechunkRepository.open(storage, PREFIX);
+    WritableSession s = repo.writableSession("main");
+    s.setAttributes("/weather/temp", Map.of("units", "C"));
+    s.setChunk("/big", ChunkIndex.of(2), TestArrays.float64s(new double[100]));
+    ObjectId12 id = s.commit("floe on python", Map.of("from", "floe"));
+    JsonNode py = PythonIcechunk.run("describe", repoDir.toString());
+    JsonNode main = py.get("refs").get("branch:main");
+    assertThat(py.get("branches").get("main").asText()).isEqualTo(id.toString());
+    assertThat(main.get("nodes").get("/weather/temp").get("attributes").get("units").asText()).isEqualTo("C");
+    double[] big = doubles(main.get("values").get("/big"));
+    assertThat(big[199]).isEqualTo(42.0);
+    assertThat(java.util.Arrays.copyOfRange(big, 200, 300)).containsOnly(0.0);
+    assertThat(py.get("tags").get("v1")).isNotNull();
+    assertLogMatches(repo.log(Ref.branch("main")), py.get("log").get("main"));
+  }
+
+  @Test
+  void specVersion1RepositoryIsReadButNeverWritten() {
+    JsonNode expected = PythonIcechunk.run("build-v1", repoDir.toString());
+    IcechunkRepository repo = IcechunkRepository.open(storage, PREFIX);
+    assertThat(repo.specVersion()).isEqualTo(io.floe.adapters.icechunk.format.SpecVersion.V1);
+    assertThat(toJson(repo.branches())).isEqualTo(textMap(expected.get("branches")));
+    assertThat(toJson(repo.tags())).isEqualTo(textMap(expected.get("tags")));
+    assertThat(repo.info().deletedTags()).containsExactly("gone");
+    assertLogMatches(repo.log(Ref.branch("main")), expected.get("log").get("main"));
+    assertSessionMatches(repo.readonlySession(Ref.tag("t1")), expected.get("refs").get("tag:t1"), "tag:t1");
+    java.util.Set<String> before = listAll();
+    assertThatThrownBy(() -> repo.writableSession("main"))
+        .isInstanceOf(UnsupportedRepositoryException.class).hasMessageContaining("spec version 1");
+    assertThatThrownBy(() -> repo.createBranch("x", repo.branches().get("main")))
+        .isInstanceOf(UnsupportedRepositoryException.class);
+    assertThat(listAll()).isEqualTo(before);
+  }
+
+  private java.util.Set<String> listAll() {
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    storage.list(PREFIX, Integer.MAX_VALUE).forEach(k -> out.add(k.value()));
+    return out;
+  }
+
   private void assertLogMatches(List<CommitInfo> log, JsonNode expected) {
     assertThat(log).hasSize(expected.size());
     for (int i = 0; i < log.size(); i++) {
