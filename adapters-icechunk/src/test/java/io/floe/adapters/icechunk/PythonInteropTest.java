@@ -93,6 +93,18 @@ class PythonInteropTest {
   }
 
   @Test
+  void arraysWrittenByZarrJavaThroughFloeReadInPython() throws Exception {
+    IcechunkRepository repo = IcechunkRepository.create(storage, PREFIX);
+    ObjectId12 id = io.floe.adapters.icechunk.zarr.IcechunkZarrStoreTest.writeWithZarrJava(repo);
+    JsonNode py = PythonIcechunk.run("describe", repoDir.toString());
+    assertThat(py.get("branches").get("main").asText()).isEqualTo(id.toString());
+    JsonNode main = py.get("refs").get("branch:main");
+    assertThat(doubles(main.get("values").get("/inner/temps"))).containsExactly(1.5, 2.5, 3.5, 4.5, 5.5, 6.5);
+    assertThat(main.get("nodes").get("/").get("attributes").get("title").asText()).isEqualTo("zarr-java");
+    assertThat(py.get("log").get("main").get(0).get("metadata").get("tool").asText()).isEqualTo("zarr-java");
+  }
+
+  @Test
   void specVersion1RepositoryIsReadButNeverWritten() {
     JsonNode expected = PythonIcechunk.run("build-v1", repoDir.toString());
     IcechunkRepository repo = IcechunkRepository.open(storage, PREFIX);
