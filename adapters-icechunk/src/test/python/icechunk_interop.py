@@ -137,12 +137,42 @@ def commit_on_top(path, branch):
     print(json.dumps({"id": sid}))
 
 
+def python_rebases_over(path, branch, go_file):
+    """Opens a session, changes chunk 1 of /values, then waits for Floe to commit (go_file);
+    its commit then conflicts and Python rebases over Floe's transaction log."""
+    import os
+    import time
+    repo = ic.Repository.open(storage(path))
+    s = repo.writable_session(branch)
+    root = zarr.open_group(s.store)
+    root["values"][3:6] = [30, 40, 50]
+    root.create_group("python_group")
+    print(json.dumps({"ready": True}), flush=True)
+    for _ in range(600):
+        if os.path.exists(go_file):
+            break
+        time.sleep(0.1)
+    result = {"conflicted": False}
+    try:
+        s.commit("python, maybe after rebase")
+    except ic.ConflictError:
+        result["conflicted"] = True
+        s.rebase(ic.ConflictDetector())
+        result["id"] = s.commit("python after rebase")
+    else:
+        result["id"] = repo.lookup_branch(branch)
+    result["values"] = zarr.open_group(repo.readonly_session(branch=branch).store, mode="r")["values"][...].tolist()
+    print(json.dumps(result), flush=True)
+
+
 if __name__ == "__main__":
     command = sys.argv[1]
     if command == "build":
         build(sys.argv[2])
     elif command == "build-v1":
         build_v1(sys.argv[2])
+    elif command == "python-rebases-over":
+        python_rebases_over(sys.argv[2], sys.argv[3], sys.argv[4])
     elif command == "describe":
         describe(sys.argv[2])
     elif command == "commit-on-top":

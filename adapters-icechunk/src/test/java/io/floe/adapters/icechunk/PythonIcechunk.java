@@ -77,6 +77,19 @@ final class PythonIcechunk {
     }
   }
 
+  /** Starts the script without waiting; the caller reads its stdout lines. */
+  static Process start(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(python().toString());
+    command.add(script().toString());
+    command.addAll(List.of(args));
+    try {
+      return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    } catch (IOException e) {
+      throw new AssertionError("cannot run " + command + ": " + e.getMessage(), e);
+    }
+  }
+
   private static String runRaw(List<String> command) {
     try {
       Path err = Files.createTempFile("icechunk-py", ".err");

@@ -263,6 +263,42 @@ class PythonInteropTest {
     assertThat(py.get("log").get("main").get(1).get("id").asText()).isEqualTo(pyCommit);
   }
 
+  @Test
+  void pythonLosingARaceToFloeRebasesOverFloesTransactionLog() throws Exception {
+    IcechunkRepository repo = IcechunkRepository.create(storage, PREFIX);
+    WritableSession setup = repo.writableSession("main");
+    setup.createGroup("/", Map.of());
+    setup.setMetadata("/values", TestArrays.arrayJson("int32", new long[] {6}, new long[] {3}, 0,
+        false, null, null));
+    setup.setChunk("/values", ChunkIndex.of(0), TestArrays.int32s(1, 2, 3));
+    setup.setChunk("/values", ChunkIndex.of(1), TestArrays.int32s(4, 5, 6));
+    setup.commit("setup", Map.of());
+
+    Path go = dir.resolve("go");
+    Process python = PythonIcechunk.start("python-rebases-over", repoDir.toString(), "main", go.toString());
+    try (java.io.BufferedReader out = new java.io.BufferedReader(
+        new java.io.InputStreamReader(python.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+      String ready = out.readLine();
+      assertThat(ready).as("python session ready").isNotNull().contains("ready");
+      // Floe commits a disjoint change (chunk 0) while Python's session is open on the old tip.
+      WritableSession floe = repo.writableSession("main");
+      floe.setChunk("/values", ChunkIndex.of(0), TestArrays.int32s(10, 20, 30));
+      ObjectId12 floeCommit = floe.commit("floe wins", Map.of());
+      java.nio.file.Files.createFile(go);
+      String line = out.readLine();
+      assertThat(python.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+      assertThat(python.exitValue()).isZero();
+      JsonNode result = PythonIcechunk.JSON.readTree(line);
+      assertThat(result.get("conflicted").asBoolean()).isTrue();
+      assertThat(longs(result.get("values"))).containsExactly(10, 20, 30, 30, 40, 50);
+      List<CommitInfo> log = IcechunkRepository.open(storage, PREFIX).log(Ref.branch("main"));
+      assertThat(log.get(0).id().toString()).isEqualTo(result.get("id").asText());
+      assertThat(log.get(1).id()).isEqualTo(floeCommit);
+    } finally {
+      python.destroy();
+    }
+  }
+
   // ------------------------------------------------------------ helpers
 
   private static String chunkKey(String path, ChunkIndex index) {
