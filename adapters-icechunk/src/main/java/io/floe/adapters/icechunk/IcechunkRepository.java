@@ -48,11 +48,23 @@ public final class IcechunkRepository {
   private final RepoObjects objects;
   private final SpecVersion specVersion;
   private final Clock clock;
+  private final int maxUpdatesPerRepoFile;
 
   private IcechunkRepository(RepoObjects objects, SpecVersion specVersion, Clock clock) {
+    this(objects, specVersion, clock, MAX_UPDATES_PER_REPO_FILE);
+  }
+
+  private IcechunkRepository(RepoObjects objects, SpecVersion specVersion, Clock clock,
+      int maxUpdatesPerRepoFile) {
     this.objects = objects;
     this.specVersion = specVersion;
     this.clock = clock;
+    this.maxUpdatesPerRepoFile = maxUpdatesPerRepoFile;
+  }
+
+  /** A copy that keeps fewer ops-log entries per repo file, so tests can reach the overflow. */
+  IcechunkRepository withOpsLogLimit(int limit) {
+    return new IcechunkRepository(objects, specVersion, clock, limit);
   }
 
   /** Opens an existing repository; spec 1 repositories (no repo file, refs/ instead) open read-only. */
@@ -125,7 +137,7 @@ public final class IcechunkRepository {
 
   /** A copy bound to another clock, for tests that need deterministic commit times. */
   IcechunkRepository withClock(Clock other) {
-    return new IcechunkRepository(objects, specVersion, other);
+    return new IcechunkRepository(objects, specVersion, other, maxUpdatesPerRepoFile);
   }
 
   public SpecVersion specVersion() {
@@ -351,9 +363,9 @@ public final class IcechunkRepository {
         updates.add(i == 0 ? e.withBackupPath(backup) : e);
       }
       String before = info.repoBeforeUpdates();
-      if (updates.size() > MAX_UPDATES_PER_REPO_FILE) {
+      if (updates.size() > maxUpdatesPerRepoFile) {
         // The dropped entries live on in the backup just written.
-        updates = new ArrayList<>(updates.subList(0, MAX_UPDATES_PER_REPO_FILE));
+        updates = new ArrayList<>(updates.subList(0, maxUpdatesPerRepoFile));
         before = backup;
       }
       RepoInfo next = c.next().withOpsLog(updates, before);

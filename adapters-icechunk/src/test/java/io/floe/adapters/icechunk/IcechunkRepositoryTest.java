@@ -167,6 +167,34 @@ class IcechunkRepositoryTest {
   }
 
   @Test
+  void overflowingOpsLogMovesOlderEntriesIntoTheBackupChain() {
+    IcechunkRepository repo = IcechunkRepository.create(storage, PREFIX).withOpsLogLimit(3);
+    ObjectId12 first = repo.branches().get("main");
+    for (int i = 0; i < 4; i++) {
+      repo.createBranch("b" + i, first);
+    }
+    RepoInfo info = repo.info();
+    assertThat(info.latestUpdates()).hasSize(3);
+    assertThat(info.latestUpdates()).extracting(OpsLogEntry::name).containsExactly("b3", "b2", "b1");
+    // Following repo_before_updates through the backups recovers the whole history.
+    java.util.Set<OpsLogEntry.Kind> kinds = new java.util.HashSet<>();
+    java.util.Set<String> names = new java.util.HashSet<>();
+    String before = info.repoBeforeUpdates();
+    assertThat(before).isNotNull();
+    while (before != null) {
+      byte[] older = storage.get(PREFIX.resolve("overwritten/" + before)).orElseThrow().data();
+      RepoInfo previous = io.floe.adapters.icechunk.format.RepoInfoCodec.decode(before, older);
+      previous.latestUpdates().forEach(e -> {
+        kinds.add(e.kind());
+        names.add(e.name());
+      });
+      before = previous.repoBeforeUpdates();
+    }
+    assertThat(kinds).contains(OpsLogEntry.Kind.REPO_INITIALIZED);
+    assertThat(names).contains("b0");
+  }
+
+  @Test
   void transactionLogRecordsWhatTheCommitChanged() {
     IcechunkRepository repo = createWithArray();
     ObjectId12 id = repo.branches().get("main");
