@@ -73,6 +73,36 @@ def build_v1(path):
     print(json.dumps(describe_repo(repo)))
 
 
+def virtual_access(data_dir):
+    prefix = "file://" + data_dir.rstrip("/") + "/"
+    return prefix, {prefix: ic.credentials.LocalFileSystemAccess}
+
+
+def build_virtual(path, data_dir):
+    """A repo whose config holds a virtual chunk container and whose array has virtual refs."""
+    prefix, access = virtual_access(data_dir)
+    np.arange(8, dtype="<i4").tofile(data_dir + "/raw.bin")
+    cfg = ic.RepositoryConfig.default()
+    cfg.inline_chunk_threshold_bytes = 64
+    cfg.set_virtual_chunk_container(ic.VirtualChunkContainer(prefix, ic.local_filesystem_store(data_dir)))
+    repo = ic.Repository.create(storage(path), config=cfg, authorize_virtual_chunk_access=access)
+    s = repo.writable_session("main")
+    root = zarr.group(s.store)
+    root.create_array("v", shape=(8,), chunks=(4,), dtype="int32", compressors=None, fill_value=0)
+    s.store.set_virtual_ref("v/c/0", prefix + "raw.bin", offset=0, length=16)
+    s.store.set_virtual_ref("v/c/1", prefix + "raw.bin", offset=16, length=16)
+    print(json.dumps({"id": s.commit("virtual refs")}))
+
+
+def read_virtual(path, data_dir):
+    prefix, access = virtual_access(data_dir)
+    repo = ic.Repository.open(storage(path), authorize_virtual_chunk_access=access)
+    values = zarr.open_array(repo.readonly_session("main").store, path="v", mode="r")[:].tolist()
+    print(json.dumps({"values": values, "containers": sorted(repo.config.virtual_chunk_containers),
+                      "inline_threshold": repo.config.inline_chunk_threshold_bytes,
+                      "attrs": dict(zarr.open_group(repo.readonly_session("main").store, mode="r").attrs)}))
+
+
 def chunk_keys(store):
     async def collect():
         return sorted([k async for k in store.list()])
@@ -173,6 +203,10 @@ if __name__ == "__main__":
         build_v1(sys.argv[2])
     elif command == "python-rebases-over":
         python_rebases_over(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif command == "build-virtual":
+        build_virtual(sys.argv[2], sys.argv[3])
+    elif command == "read-virtual":
+        read_virtual(sys.argv[2], sys.argv[3])
     elif command == "describe":
         describe(sys.argv[2])
     elif command == "commit-on-top":

@@ -221,7 +221,8 @@ public final class IcechunkRepository {
   public WritableSession writableSession(String branch) {
     RepoInfo info = writableInfo();
     ObjectId12 tip = resolve(info, Ref.branch(branch));
-    return new WritableSession(this, objects, branch, objects.snapshot(tip));
+    return new WritableSession(this, objects, branch, objects.snapshot(tip),
+        inlineChunkThreshold(info));
   }
 
   public void createBranch(String name, ObjectId12 snapshot) {
@@ -286,6 +287,22 @@ public final class IcechunkRepository {
       return new Change(info.withRefs(info.branches(), tags, deleted),
           OpsLogEntry.named(OpsLogEntry.Kind.TAG_DELETED, now(), name, previous, null));
     });
+  }
+
+  /** The repo config's {@code inline_chunk_threshold_bytes}, else Icechunk's default 512. */
+  static int inlineChunkThreshold(RepoInfo info) {
+    if (info.config() == null) {
+      return INLINE_CHUNK_THRESHOLD_BYTES;
+    }
+    try {
+      Object config = FlexJson.decode(info.config());
+      if (config instanceof Map<?, ?> map && map.get("inline_chunk_threshold_bytes") instanceof Number n) {
+        return n.intValue();
+      }
+    } catch (RuntimeException e) {
+      // An unreadable config must not block writes; Icechunk's default applies.
+    }
+    return INLINE_CHUNK_THRESHOLD_BYTES;
   }
 
   private static void validateRefName(String name) {

@@ -49,10 +49,14 @@ public final class WritableSession extends ReadSession {
   private final Map<NodeId, SortedMap<ChunkIndex, Optional<ChunkPayload>>> chunkChanges =
       new HashMap<>();
 
-  WritableSession(IcechunkRepository repo, RepoObjects objects, String branch, Snapshot base) {
+  private final int inlineThreshold;
+
+  WritableSession(IcechunkRepository repo, RepoObjects objects, String branch, Snapshot base,
+      int inlineThreshold) {
     super(objects, base);
     this.repo = repo;
     this.branch = branch;
+    this.inlineThreshold = inlineThreshold;
   }
 
   public String branch() {
@@ -211,14 +215,14 @@ public final class WritableSession extends ReadSession {
   }
 
   /**
-   * Stores a chunk's encoded bytes. Up to {@link IcechunkRepository#INLINE_CHUNK_THRESHOLD_BYTES}
-   * they go into the manifest; larger ones are written now as a chunk object (as Icechunk does,
+   * Stores a chunk's encoded bytes. Up to the repo config's inline threshold (default
+   * {@link IcechunkRepository#INLINE_CHUNK_THRESHOLD_BYTES}) they go into the manifest; larger ones are written now as a chunk object (as Icechunk does,
    * so a session's memory does not grow with its data).
    */
   public void setChunk(String path, ChunkIndex index, byte[] data) {
     NodeSnapshot n = requireArray(path, index);
     ChunkPayload payload;
-    if (data.length <= IcechunkRepository.INLINE_CHUNK_THRESHOLD_BYTES) {
+    if (data.length <= inlineThreshold) {
       payload = new ChunkPayload.Inline(data.clone());
     } else {
       ObjectId12 chunkId = ObjectId12.random();

@@ -105,6 +105,34 @@ class PythonInteropTest {
   }
 
   @Test
+  void virtualRefsAndRepoConfigFromPythonSurviveAFloeCommit() throws Exception {
+    Path data = java.nio.file.Files.createDirectories(dir.resolve("virtual-data"));
+    PythonIcechunk.run("build-virtual", repoDir.toString(), data.toString());
+    IcechunkRepository repo = IcechunkRepository.open(storage, PREFIX);
+    ReadSession r = repo.readonlySession(Ref.branch("main"));
+    ChunkPayload.Virtual v = (ChunkPayload.Virtual) r.chunkRefs("/v").get(ChunkIndex.of(1));
+    assertThat(v.location()).isEqualTo("file://" + data + "/raw.bin");
+    assertThat(v.offset()).isEqualTo(16);
+    assertThat(v.length()).isEqualTo(16);
+    assertThatThrownBy(() -> r.chunk("/v", ChunkIndex.of(0))).hasMessageContaining("virtual");
+
+    WritableSession s = repo.writableSession("main");
+    s.setAttributes("/", Map.of("floe", true));
+    s.setMetadata("/small", TestArrays.arrayJson("int32", new long[] {20}, new long[] {20}, 0, false, null, null));
+    s.setChunk("/small", ChunkIndex.of(0), TestArrays.int32s(new int[20]));
+    s.commit("floe keeps the config", Map.of());
+    // The repo config says inline_chunk_threshold_bytes = 64, so 80 bytes go to a chunk object.
+    assertThat(repo.readonlySession(Ref.branch("main")).chunkRefs("/small").get(ChunkIndex.of(0)))
+        .isInstanceOf(ChunkPayload.Native.class);
+
+    JsonNode py = PythonIcechunk.run("read-virtual", repoDir.toString(), data.toString());
+    assertThat(longs(py.get("values"))).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+    assertThat(py.get("containers").get(0).asText()).isEqualTo("file://" + data + "/");
+    assertThat(py.get("inline_threshold").asInt()).isEqualTo(64);
+    assertThat(py.get("attrs").get("floe").asBoolean()).isTrue();
+  }
+
+  @Test
   void specVersion1RepositoryIsReadButNeverWritten() {
     JsonNode expected = PythonIcechunk.run("build-v1", repoDir.toString());
     IcechunkRepository repo = IcechunkRepository.open(storage, PREFIX);
