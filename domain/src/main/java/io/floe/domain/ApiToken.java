@@ -45,6 +45,19 @@ public record ApiToken(
     return PREFIX + HexFormat.of().formatHex(randomBytes);
   }
 
+  /** The shortest secret accepted from outside: the prefix and 128 bits as hex. */
+  public static final int MIN_SECRET_LENGTH = PREFIX.length() + 32;
+
+  /** Refuses a secret supplied from outside that is not of the token form or too short to be safe. */
+  public static void requireWellFormed(String secret) {
+    if (secret == null || !secret.startsWith(PREFIX) || secret.length() < MIN_SECRET_LENGTH
+        || !secret.substring(PREFIX.length()).chars().allMatch(
+            c -> Character.isLetterOrDigit(c) || c == '_' || c == '-')) {
+      throw new DomainException("a token must start with '" + PREFIX + "', be at least "
+          + MIN_SECRET_LENGTH + " characters long and use only letters, digits, '_' and '-'");
+    }
+  }
+
   public static String hash(String secret) {
     try {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");

@@ -33,7 +33,17 @@ public record BucketConfig(
     if (bucket == null || bucket.isBlank()) {
       throw new DomainException("a bucket configuration needs a bucket name");
     }
-    if (bucket.contains("/") || bucket.chars().anyMatch(Character::isISOControl)) {
+    if (bucket.chars().anyMatch(Character::isISOControl)) {
+      throw new DomainException("invalid bucket name '" + Names.printable(bucket) + "'");
+    }
+    if (platform == StoragePlatform.LOCAL) {
+      // A local bucket is a directory: an absolute, normalized path.
+      if (!bucket.startsWith("/") || bucket.contains("/../") || bucket.endsWith("/..")
+          || bucket.contains("/./") || bucket.contains("//")) {
+        throw new DomainException("a local bucket must be an absolute, normalized directory path, "
+            + "got '" + Names.printable(bucket) + "'");
+      }
+    } else if (bucket.contains("/")) {
       throw new DomainException("invalid bucket name '" + Names.printable(bucket) + "'");
     }
   }
@@ -70,6 +80,9 @@ public record BucketConfig(
     if (uri.endsWith("/")) {
       uri = uri.substring(0, uri.length() - 1);
     }
+    if (platform == StoragePlatform.LOCAL) {
+      uri = canonicalLocalUri(uri);
+    }
     String root = uriOf(StoragePath.root());
     if (uri.equals(root)) {
       return Optional.of(StoragePath.root());
@@ -82,6 +95,23 @@ public record BucketConfig(
     } catch (DomainException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * Local files are written as {@code file:///p}, {@code file:/p} (Hadoop's form) or plain
+   * {@code /p}; all name the same file.
+   */
+  private static String canonicalLocalUri(String uri) {
+    if (uri.startsWith("file:///")) {
+      return uri;
+    }
+    if (uri.startsWith("file:/")) {
+      return "file://" + uri.substring("file:".length());
+    }
+    if (uri.startsWith("/")) {
+      return "file://" + uri;
+    }
+    return uri;
   }
 
   private static String stripTrailingSlash(String value) {

@@ -34,10 +34,4 @@ public final class MetadataCache<T> {
     }
     return loaded;
   }
-
-  public void put(String location, T value) {
-    synchronized (entries) {
-      entries.put(location, value);
-    }
-  }
 }

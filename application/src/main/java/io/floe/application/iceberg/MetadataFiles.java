@@ -55,19 +55,15 @@ public final class MetadataFiles {
     String location = newFileLocation(metadataDirectory(metadata), previous,
         TableMetadataParser.getFileExtension(TableMetadataParser.Codec.fromName(codec)));
     TableMetadataParser.write(metadata, io.fileIo(bucket).newOutputFile(location));
-    TableMetadata written =
-        TableMetadata.buildFrom(metadata).discardChanges().withMetadataLocation(location).build();
-    tables.put(location, written);
-    return written;
+    // Not cached here: the first read proves the file is really there.
+    return TableMetadata.buildFrom(metadata).discardChanges().withMetadataLocation(location).build();
   }
 
   public ViewMetadata writeView(BucketConfig bucket, ViewMetadata metadata,
       Optional<String> previous) {
     String location = newFileLocation(metadata.location() + "/metadata", previous, ".metadata.json");
     ViewMetadataParser.write(metadata, io.fileIo(bucket).newOutputFile(location));
-    ViewMetadata written = ViewMetadataParser.fromJson(location, ViewMetadataParser.toJson(metadata));
-    views.put(location, written);
-    return written;
+    return ViewMetadataParser.fromJson(location, ViewMetadataParser.toJson(metadata));
   }
 
   /** Where a table's metadata files go: {@code write.metadata.path}, else under its location. */

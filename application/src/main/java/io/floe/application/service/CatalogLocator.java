@@ -42,7 +42,11 @@ public final class CatalogLocator {
         .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", namespace));
   }
 
-  /** The table or view under that name, whichever it is, if the caller may see it. */
+  /**
+   * The table or view under that name, whichever it is, if the caller may see it.
+   *
+   * @throws NoSuchNamespaceException when the namespace itself does not exist
+   */
   public Optional<ResolvedObject> find(OrgContext context, TableIdentifier identifier) {
     Namespace namespace = namespace(context, identifier.namespace());
     return objects.find(context.org().id(), namespace.name(),
@@ -51,15 +55,29 @@ public final class CatalogLocator {
   }
 
   public ResolvedObject table(OrgContext context, TableIdentifier identifier) {
-    return find(context, identifier)
+    if (identifier.namespace().length() > 1) {
+      // No table lives in a nested namespace. Engines probe such names (Java's client resolves
+      // metadata tables like ns.tbl.files this way) and expect "no such table".
+      throw new NoSuchTableException("Table does not exist: %s (namespaces are flat)", identifier);
+    }
+    return findQuietly(context, identifier)
         .filter(found -> found.object().kind() == CatalogObject.Kind.TABLE)
         .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", identifier));
   }
 
   public ResolvedObject view(OrgContext context, TableIdentifier identifier) {
-    return find(context, identifier)
+    return findQuietly(context, identifier)
         .filter(found -> found.object().kind() == CatalogObject.Kind.VIEW)
         .orElseThrow(() -> new NoSuchViewException("View does not exist: %s", identifier));
+  }
+
+  /** Like {@link #find}, but a missing namespace just means the object is missing too. */
+  private Optional<ResolvedObject> findQuietly(OrgContext context, TableIdentifier identifier) {
+    try {
+      return find(context, identifier);
+    } catch (NoSuchNamespaceException e) {
+      return Optional.empty();
+    }
   }
 
   public BucketConfig bucket(UUID bucketId) {

@@ -21,6 +21,7 @@ import io.floe.domain.Visibility;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -119,14 +120,15 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
       throw e;
     }
     return CreateNamespaceResponse.builder().withNamespace(request.namespace())
-        .setProperties(properties).build();
+        .setProperties(new HashMap<>(properties)).build();
   }
 
   @Override
   public GetNamespaceResponse load(OrgContext context, Namespace namespace) {
     io.floe.domain.Namespace found = require(context, namespace);
+    // Iceberg's builders probe for null values, which immutable maps refuse to answer.
     return GetNamespaceResponse.builder().withNamespace(namespace)
-        .setProperties(found.properties()).build();
+        .setProperties(new HashMap<>(found.properties())).build();
   }
 
   @Override

@@ -16,6 +16,7 @@ import io.floe.domain.Role;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /** First-start provisioning: an org, its default bucket and an admin token, all or nothing. */
 public final class OrgProvisioningService implements ProvisionOrgUseCase {
@@ -37,10 +38,12 @@ public final class OrgProvisioningService implements ProvisionOrgUseCase {
   }
 
   @Override
-  public Optional<String> provisionIfAbsent(OrgName name, BucketSpec defaultBucket) {
+  public boolean provisionIfAbsent(OrgName name, BucketSpec defaultBucket,
+      Optional<String> presetToken, Consumer<String> deliverToken) {
+    presetToken.ifPresent(ApiToken::requireWellFormed);
     return unitOfWork.inTransaction(() -> {
       if (orgs.findOrg(name).isPresent()) {
-        return Optional.<String>empty();
+        return false;
       }
       Org org = new Org(ids.newId(), name, true);
       orgs.insertOrg(org);
@@ -48,12 +51,13 @@ public final class OrgProvisioningService implements ProvisionOrgUseCase {
       Principal admin = new Principal(ids.newId(), Principal.Kind.API_CLIENT, name + "-admin");
       principals.insertPrincipal(admin);
       principals.insertMembership(new Membership(org.id(), admin.id(), Role.ADMIN));
-      return Optional.of(issueToken(admin.id()));
+      deliverToken.accept(issueToken(admin.id(), presetToken));
+      return true;
     });
   }
 
-  private String issueToken(UUID principalId) {
-    String secret = ApiToken.secretFrom(ids.randomBytes(TOKEN_BYTES));
+  private String issueToken(UUID principalId, Optional<String> preset) {
+    String secret = preset.orElseGet(() -> ApiToken.secretFrom(ids.randomBytes(TOKEN_BYTES)));
     principals.insertToken(new ApiToken(ids.newId(), principalId, ApiToken.hash(secret),
         clock.instant(), Optional.empty(), Optional.empty()));
     return secret;

@@ -80,6 +80,12 @@ final class TableCommitter {
     TableMetadata.Builder builder = TableMetadata.buildFrom(base);
     try {
       for (MetadataUpdate update : change.updates()) {
+        if (update instanceof MetadataUpdate.SetLocation setLocation) {
+          // The location is the server's choice; a client's request to move it is ignored.
+          LOG.debug("ignoring a request to move {} to {}", change.identifier(),
+              setLocation.location());
+          continue;
+        }
         update.applyTo(builder);
       }
     } catch (RetryableValidationException e) {

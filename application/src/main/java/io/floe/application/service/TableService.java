@@ -187,7 +187,10 @@ public final class TableService implements IcebergTablesUseCase {
     policy.require(context, Action.WRITE, target);
     TableName newName = FlatIdentifiers.tableName(request.destination());
     unitOfWork.inTransaction(() -> {
-      requireFree(context, request.destination());
+      locator.find(context, request.destination()).ifPresent(existing -> {
+        throw new AlreadyExistsException("Cannot rename %s to %s. %s already exists",
+            request.source(), request.destination(), kindName(existing));
+      });
       objects.rename(source.object().id(), target.id(), newName, clock.instant());
     });
   }
@@ -263,10 +266,13 @@ public final class TableService implements IcebergTablesUseCase {
     Namespace namespace = locator.namespace(context, identifier.namespace());
     policy.require(context, Action.WRITE, namespace);
     TableName name = FlatIdentifiers.tableName(identifier);
-    Optional<ResolvedObject> existing = locator.find(context, identifier);
-    if (existing.isPresent()) {
+    locator.find(context, identifier).ifPresent(existing -> {
+      if (existing.object().kind() == CatalogObject.Kind.VIEW) {
+        throw alreadyExists(existing, identifier);
+      }
+      // The requirement AssertTableDoesNotExist failed: the spec's commit conflict.
       throw new CommitFailedException("Requirement failed: table already exists: %s", identifier);
-    }
+    });
     for (UpdateRequirement requirement : request.requirements()) {
       requirement.validate((TableMetadata) null);
     }
@@ -307,6 +313,10 @@ public final class TableService implements IcebergTablesUseCase {
     return existing.object().kind() == CatalogObject.Kind.VIEW
         ? new AlreadyExistsException("View with same name already exists: %s", identifier)
         : new AlreadyExistsException("Table already exists: %s", identifier);
+  }
+
+  static String kindName(ResolvedObject object) {
+    return object.object().kind() == CatalogObject.Kind.VIEW ? "View" : "Table";
   }
 
   private static boolean isCreate(UpdateTableRequest request) {

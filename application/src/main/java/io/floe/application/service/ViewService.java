@@ -10,7 +10,9 @@ import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogObject;
+import io.floe.domain.BucketConfig;
 import io.floe.domain.Namespace;
+import io.floe.domain.StorageLocation;
 import io.floe.domain.TableName;
 import java.time.Clock;
 import java.time.Instant;
@@ -19,9 +21,11 @@ import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.rest.requests.CreateViewRequest;
+import org.apache.iceberg.rest.requests.RegisterViewRequest;
 import org.apache.iceberg.rest.requests.RenameTableRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.ImmutableLoadViewResponse;
@@ -109,7 +113,10 @@ public final class ViewService implements IcebergViewsUseCase {
       }
       ViewMetadata.Builder builder = ViewMetadata.buildFrom(base);
       for (MetadataUpdate update : request.updates()) {
-        update.applyTo(builder);
+        if (!(update instanceof MetadataUpdate.SetLocation)) {
+          // The location is the server's choice; a client's request to move it is ignored.
+          update.applyTo(builder);
+        }
       }
       ViewMetadata updated = builder.build();
       if (updated.changes().isEmpty()) {
@@ -127,6 +134,38 @@ public final class ViewService implements IcebergViewsUseCase {
   }
 
   @Override
+  public LoadViewResponse register(OrgContext context,
+      org.apache.iceberg.catalog.Namespace namespaceId, RegisterViewRequest request) {
+    request.validate();
+    Namespace namespace = locator.namespace(context, namespaceId);
+    policy.require(context, Action.WRITE, namespace);
+    TableName name = FlatIdentifiers.tableName(request.name());
+    TableIdentifier identifier = TableIdentifier.of(namespaceId, request.name());
+    BucketConfig bucket = locator.bucket(namespace.bucketId());
+    String namespaceUri = bucket.uriOf(namespace.prefix());
+    // Only metadata inside the namespace's own prefix may be registered: the org owns it.
+    TableLocations.requireWithin(bucket, namespaceUri, "metadata file", request.metadataLocation());
+    locator.find(context, identifier).ifPresent(existing -> {
+      throw existing.object().kind() == CatalogObject.Kind.VIEW
+          ? new AlreadyExistsException("View already exists: %s", identifier)
+          : new AlreadyExistsException("Table with same name already exists: %s", identifier);
+    });
+    if (!files.exists(bucket, request.metadataLocation())) {
+      throw new BadRequestException("Metadata file does not exist: %s", request.metadataLocation());
+    }
+    ViewMetadata metadata = files.readView(bucket, request.metadataLocation());
+    TableLocations.requireWithin(bucket, namespaceUri, metadata);
+    Instant now = clock.instant();
+    StorageLocation location =
+        new StorageLocation(bucket.id(), TableLocations.pathIn(bucket, metadata.location()));
+    if (!objects.insert(new CatalogObject(ids.newId(), namespace.id(), name,
+        CatalogObject.Kind.VIEW, request.metadataLocation(), location, false, now, now))) {
+      throw new AlreadyExistsException("View already exists: %s", identifier);
+    }
+    return response(metadata);
+  }
+
+  @Override
   public void rename(OrgContext context, RenameTableRequest request) {
     ResolvedObject source = locator.view(context, request.source());
     policy.require(context, Action.WRITE, source.namespace());
@@ -135,10 +174,8 @@ public final class ViewService implements IcebergViewsUseCase {
     TableName newName = FlatIdentifiers.tableName(request.destination());
     unitOfWork.inTransaction(() -> {
       locator.find(context, request.destination()).ifPresent(existing -> {
-        throw existing.object().kind() == CatalogObject.Kind.TABLE
-            ? new AlreadyExistsException("Table with same name already exists: %s",
-                request.destination())
-            : new AlreadyExistsException("View already exists: %s", request.destination());
+        throw new AlreadyExistsException("Cannot rename %s to %s. %s already exists",
+            request.source(), request.destination(), TableService.kindName(existing));
       });
       objects.rename(source.object().id(), target.id(), newName, clock.instant());
     });

@@ -4,6 +4,7 @@ import io.floe.application.security.OrgContext;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.CreateViewRequest;
+import org.apache.iceberg.rest.requests.RegisterViewRequest;
 import org.apache.iceberg.rest.requests.RenameTableRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.ListTablesResponse;
@@ -21,6 +22,9 @@ public interface IcebergViewsUseCase {
   /** Replaces the view's definition: requirements checked, updates applied, pointer swapped. */
   LoadViewResponse replace(OrgContext context, TableIdentifier identifier,
       UpdateTableRequest request);
+
+  /** Adopts an existing view metadata file that lies inside the namespace's prefix. */
+  LoadViewResponse register(OrgContext context, Namespace namespace, RegisterViewRequest request);
 
   void rename(OrgContext context, RenameTableRequest request);
 

@@ -1,0 +1,101 @@
+package io.floe.adapters.persistence;
+
+import static io.floe.adapters.persistence.jooq.Tables.CATALOG_OBJECTS;
+import static io.floe.adapters.persistence.jooq.Tables.NAMESPACES;
+
+import io.floe.adapters.persistence.jooq.tables.records.CatalogObjectsRecord;
+import io.floe.application.port.out.CatalogObjectStore;
+import io.floe.domain.CatalogName;
+import io.floe.domain.CatalogObject;
+import io.floe.domain.StorageLocation;
+import io.floe.domain.StoragePath;
+import io.floe.domain.TableName;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+/** Tables and views in PostgreSQL; pointers move only by compare-and-swap. */
+public final class JooqCatalogObjectStore implements CatalogObjectStore {
+  private final DSLContext dsl;
+
+  public JooqCatalogObjectStore(Database database) {
+    this.dsl = database.dsl();
+  }
+
+  @Override
+  public Optional<CatalogObject> find(UUID orgId, CatalogName namespace, TableName name) {
+    // One query over two unique indexes: the live namespace by name, then the object by name.
+    return dsl.select(CATALOG_OBJECTS.fields())
+        .from(CATALOG_OBJECTS)
+        .join(NAMESPACES).on(NAMESPACES.ID.eq(CATALOG_OBJECTS.NAMESPACE_ID))
+        .where(NAMESPACES.ORG_ID.eq(orgId), NAMESPACES.NAME_KEY.eq(namespace.key()),
+            NAMESPACES.DELETED_AT.isNull(), CATALOG_OBJECTS.NAME.eq(name.value()))
+        .fetchOptional()
+        .map(record -> toObject(record.into(CATALOG_OBJECTS)));
+  }
+
+  @Override
+  public List<CatalogObject> list(UUID namespaceId, CatalogObject.Kind kind,
+      Optional<String> afterName, int limit) {
+    return dsl.selectFrom(CATALOG_OBJECTS)
+        .where(CATALOG_OBJECTS.NAMESPACE_ID.eq(namespaceId), CATALOG_OBJECTS.KIND.eq(kind.name()))
+        .and(afterName.map(CATALOG_OBJECTS.NAME::gt).orElse(DSL.noCondition()))
+        .orderBy(CATALOG_OBJECTS.NAME)
+        .limit(limit)
+        .fetch(JooqCatalogObjectStore::toObject);
+  }
+
+  @Override
+  public boolean insert(CatalogObject object) {
+    return dsl.insertInto(CATALOG_OBJECTS)
+        .set(CATALOG_OBJECTS.ID, object.id())
+        .set(CATALOG_OBJECTS.NAMESPACE_ID, object.namespaceId())
+        .set(CATALOG_OBJECTS.NAME, object.name().value())
+        .set(CATALOG_OBJECTS.KIND, object.kind().name())
+        .set(CATALOG_OBJECTS.METADATA_LOCATION, object.metadataLocation())
+        .set(CATALOG_OBJECTS.BUCKET_ID, object.location().bucketId())
+        .set(CATALOG_OBJECTS.LOCATION, object.location().path().value())
+        .set(CATALOG_OBJECTS.HAS_STORAGE_OVERRIDE, object.hasStorageOverride())
+        .set(CATALOG_OBJECTS.CREATED_AT, Times.of(object.createdAt()))
+        .set(CATALOG_OBJECTS.UPDATED_AT, Times.of(object.updatedAt()))
+        .onConflict(CATALOG_OBJECTS.NAMESPACE_ID, CATALOG_OBJECTS.NAME).doNothing()
+        .execute() == 1;
+  }
+
+  @Override
+  public boolean swapPointer(UUID objectId, String expectedLocation, String newLocation,
+      Instant now) {
+    return dsl.update(CATALOG_OBJECTS)
+        .set(CATALOG_OBJECTS.METADATA_LOCATION, newLocation)
+        .set(CATALOG_OBJECTS.UPDATED_AT, Times.of(now))
+        .where(CATALOG_OBJECTS.ID.eq(objectId),
+            CATALOG_OBJECTS.METADATA_LOCATION.eq(expectedLocation))
+        .execute() == 1;
+  }
+
+  @Override
+  public void rename(UUID objectId, UUID newNamespaceId, TableName newName, Instant now) {
+    dsl.update(CATALOG_OBJECTS)
+        .set(CATALOG_OBJECTS.NAMESPACE_ID, newNamespaceId)
+        .set(CATALOG_OBJECTS.NAME, newName.value())
+        .set(CATALOG_OBJECTS.UPDATED_AT, Times.of(now))
+        .where(CATALOG_OBJECTS.ID.eq(objectId))
+        .execute();
+  }
+
+  @Override
+  public boolean delete(UUID objectId) {
+    return dsl.deleteFrom(CATALOG_OBJECTS).where(CATALOG_OBJECTS.ID.eq(objectId)).execute() == 1;
+  }
+
+  private static CatalogObject toObject(CatalogObjectsRecord row) {
+    return new CatalogObject(row.getId(), row.getNamespaceId(), new TableName(row.getName()),
+        CatalogObject.Kind.valueOf(row.getKind()), row.getMetadataLocation(),
+        new StorageLocation(row.getBucketId(), new StoragePath(row.getLocation())),
+        row.getHasStorageOverride(), Times.instant(row.getCreatedAt()),
+        Times.instant(row.getUpdatedAt()));
+  }
+}

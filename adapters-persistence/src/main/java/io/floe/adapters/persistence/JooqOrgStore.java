@@ -1,0 +1,125 @@
+package io.floe.adapters.persistence;
+
+import static io.floe.adapters.persistence.jooq.Tables.BUCKET_CONFIGS;
+import static io.floe.adapters.persistence.jooq.Tables.ORGS;
+
+import io.floe.adapters.persistence.jooq.tables.records.BucketConfigsRecord;
+import io.floe.adapters.persistence.jooq.tables.records.OrgsRecord;
+import io.floe.application.port.out.OrgStore;
+import io.floe.domain.BucketConfig;
+import io.floe.domain.BucketCredentials;
+import io.floe.domain.CatalogName;
+import io.floe.domain.Org;
+import io.floe.domain.OrgName;
+import io.floe.domain.StoragePath;
+import io.floe.domain.StoragePlatform;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.jooq.DSLContext;
+
+/** Orgs and bucket configurations in PostgreSQL. */
+public final class JooqOrgStore implements OrgStore {
+  private final DSLContext dsl;
+
+  public JooqOrgStore(Database database) {
+    this.dsl = database.dsl();
+  }
+
+  @Override
+  public Optional<Org> findOrg(OrgName name) {
+    return dsl.selectFrom(ORGS).where(ORGS.NAME.eq(name.value())).fetchOptional()
+        .map(JooqOrgStore::toOrg);
+  }
+
+  @Override
+  public Optional<Org> findOrg(UUID id) {
+    return dsl.selectFrom(ORGS).where(ORGS.ID.eq(id)).fetchOptional().map(JooqOrgStore::toOrg);
+  }
+
+  @Override
+  public void insertOrg(Org org) {
+    dsl.insertInto(ORGS).set(ORGS.ID, org.id()).set(ORGS.NAME, org.name().value())
+        .set(ORGS.ICEBERG_ENABLED, org.icebergEnabled()).execute();
+  }
+
+  @Override
+  public List<BucketConfig> buckets(UUID orgId) {
+    return dsl.selectFrom(BUCKET_CONFIGS).where(BUCKET_CONFIGS.ORG_ID.eq(orgId))
+        .orderBy(BUCKET_CONFIGS.NICKNAME).fetch(JooqOrgStore::toBucket);
+  }
+
+  @Override
+  public Optional<BucketConfig> bucket(UUID orgId, CatalogName nickname) {
+    return dsl.selectFrom(BUCKET_CONFIGS)
+        .where(BUCKET_CONFIGS.ORG_ID.eq(orgId), BUCKET_CONFIGS.NICKNAME_KEY.eq(nickname.key()))
+        .fetchOptional().map(JooqOrgStore::toBucket);
+  }
+
+  @Override
+  public Optional<BucketConfig> bucket(UUID bucketId) {
+    return dsl.selectFrom(BUCKET_CONFIGS).where(BUCKET_CONFIGS.ID.eq(bucketId)).fetchOptional()
+        .map(JooqOrgStore::toBucket);
+  }
+
+  @Override
+  public Optional<BucketConfig> defaultBucket(UUID orgId) {
+    return dsl.selectFrom(BUCKET_CONFIGS)
+        .where(BUCKET_CONFIGS.ORG_ID.eq(orgId), BUCKET_CONFIGS.IS_DEFAULT.isTrue())
+        .fetchOptional().map(JooqOrgStore::toBucket);
+  }
+
+  @Override
+  public void insertBucket(BucketConfig bucket) {
+    dsl.insertInto(BUCKET_CONFIGS)
+        .set(BUCKET_CONFIGS.ID, bucket.id())
+        .set(BUCKET_CONFIGS.ORG_ID, bucket.orgId())
+        .set(BUCKET_CONFIGS.NICKNAME, bucket.nickname().value())
+        .set(BUCKET_CONFIGS.NICKNAME_KEY, bucket.nickname().key())
+        .set(BUCKET_CONFIGS.PLATFORM, bucket.platform().wireName())
+        .set(BUCKET_CONFIGS.BUCKET, bucket.bucket())
+        .set(BUCKET_CONFIGS.PREFIX, bucket.prefix().value())
+        .set(BUCKET_CONFIGS.ENDPOINT, bucket.endpoint().orElse(null))
+        .set(BUCKET_CONFIGS.REGION, bucket.region().orElse(null))
+        .set(BUCKET_CONFIGS.PATH_STYLE, bucket.pathStyle())
+        .set(BUCKET_CONFIGS.CREDENTIALS, Json.of(credentialsJson(bucket.credentials())))
+        .set(BUCKET_CONFIGS.IS_DEFAULT, bucket.isDefault())
+        .execute();
+  }
+
+  @Override
+  public void lockBucket(UUID bucketId) {
+    dsl.select(BUCKET_CONFIGS.ID).from(BUCKET_CONFIGS).where(BUCKET_CONFIGS.ID.eq(bucketId))
+        .forUpdate().fetch();
+  }
+
+  private static Org toOrg(OrgsRecord row) {
+    return new Org(row.getId(), new OrgName(row.getName()), row.getIcebergEnabled());
+  }
+
+  private static BucketConfig toBucket(BucketConfigsRecord row) {
+    return new BucketConfig(row.getId(), row.getOrgId(), new CatalogName(row.getNickname()),
+        StoragePlatform.fromWireName(row.getPlatform()), row.getBucket(),
+        new StoragePath(row.getPrefix()), Optional.ofNullable(row.getEndpoint()),
+        Optional.ofNullable(row.getRegion()), row.getPathStyle(),
+        credentials(Json.stringMap(row.getCredentials())), row.getIsDefault());
+  }
+
+  private static Map<String, String> credentialsJson(BucketCredentials credentials) {
+    Map<String, String> json = new LinkedHashMap<>();
+    json.put("kind", credentials.kind().name());
+    credentials.accessKeyId().ifPresent(value -> json.put("access_key_id", value));
+    credentials.secretAccessKey().ifPresent(value -> json.put("secret_access_key", value));
+    credentials.roleArn().ifPresent(value -> json.put("role_arn", value));
+    return json;
+  }
+
+  private static BucketCredentials credentials(Map<String, String> json) {
+    BucketCredentials.Kind kind =
+        BucketCredentials.Kind.valueOf(json.getOrDefault("kind", BucketCredentials.Kind.NONE.name()));
+    return new BucketCredentials(kind, Optional.ofNullable(json.get("access_key_id")),
+        Optional.ofNullable(json.get("secret_access_key")), Optional.ofNullable(json.get("role_arn")));
+  }
+}

@@ -1,0 +1,52 @@
+package io.floe.adapters.persistence;
+
+import static io.floe.adapters.persistence.jooq.Tables.PREFIX_CLAIMS;
+
+import io.floe.application.port.out.PrefixClaimStore;
+import io.floe.domain.PrefixClaim;
+import io.floe.domain.StoragePath;
+import java.util.List;
+import java.util.UUID;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+/** Prefix claims; overlap is decided in SQL with {@code starts_with}, segment-wise. */
+public final class JooqPrefixClaimStore implements PrefixClaimStore {
+  private final DSLContext dsl;
+
+  public JooqPrefixClaimStore(Database database) {
+    this.dsl = database.dsl();
+  }
+
+  @Override
+  public List<PrefixClaim> overlapping(UUID bucketId, StoragePath path) {
+    String candidate = path.value();
+    return dsl.selectFrom(PREFIX_CLAIMS)
+        .where(PREFIX_CLAIMS.BUCKET_ID.eq(bucketId))
+        .and(PREFIX_CLAIMS.PREFIX.eq(candidate)
+            // an existing claim contains the candidate
+            .or(DSL.condition("starts_with({0}, {1} || '/')", DSL.val(candidate),
+                PREFIX_CLAIMS.PREFIX))
+            // the candidate contains an existing claim
+            .or(DSL.condition("starts_with({0}, {1})", PREFIX_CLAIMS.PREFIX,
+                DSL.val(candidate + "/"))))
+        .fetch(row -> new PrefixClaim(row.getBucketId(), new StoragePath(row.getPrefix()),
+            new PrefixClaim.Owner(PrefixClaim.OwnerKind.valueOf(row.getOwnerKind()),
+                row.getOwnerId())));
+  }
+
+  @Override
+  public void insert(PrefixClaim claim) {
+    dsl.insertInto(PREFIX_CLAIMS)
+        .set(PREFIX_CLAIMS.BUCKET_ID, claim.bucketId())
+        .set(PREFIX_CLAIMS.PREFIX, claim.path().value())
+        .set(PREFIX_CLAIMS.OWNER_KIND, claim.owner().kind().name())
+        .set(PREFIX_CLAIMS.OWNER_ID, claim.owner().id())
+        .execute();
+  }
+
+  @Override
+  public void releaseAllOf(UUID ownerId) {
+    dsl.deleteFrom(PREFIX_CLAIMS).where(PREFIX_CLAIMS.OWNER_ID.eq(ownerId)).execute();
+  }
+}

@@ -1,0 +1,89 @@
+package io.floe.adapters.rest;
+
+import io.floe.adapters.rest.iceberg.IcebergErrors;
+import io.floe.adapters.rest.iceberg.IcebergRoutes;
+import io.floe.adapters.rest.iceberg.RestJson;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.iceberg.rest.responses.ErrorResponse;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Floe's HTTP server: health, the Iceberg REST catalog, and whatever other route groups bootstrap
+ * adds. Every error, ours or the web framework's, is answered in the Iceberg error model. On stop,
+ * requests in flight are allowed to finish.
+ */
+public final class FloeHttpServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FloeHttpServer.class);
+  /** Bodies larger than this are refused with 413 before they are read. */
+  public static final long MAX_REQUEST_BYTES = 8L * 1024 * 1024;
+  private static final long STOP_TIMEOUT_MS = 20_000;
+
+  private final Javalin app;
+
+  public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
+      List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes) {
+    List<Consumer<io.javalin.config.RoutesConfig>> groups = new ArrayList<>(moreRoutes);
+    this.app = Javalin.create(config -> {
+      config.startup.showJavalinBanner = false;
+      config.startup.showOldJavalinVersionWarning = false;
+      config.http.maxRequestSize = MAX_REQUEST_BYTES;
+      config.router.ignoreTrailingSlashes = true;
+      config.jetty.modifyServer(server -> {
+        server.setStopTimeout(STOP_TIMEOUT_MS);
+        server.setHandler(new GracefulHandler(server.getHandler()));
+      });
+      health.register(config.routes);
+      iceberg.register(config.routes);
+      groups.forEach(group -> group.accept(config.routes));
+      config.routes.exception(HttpResponseException.class, FloeHttpServer::frameworkError);
+      config.routes.exception(Exception.class, (error, ctx) -> error(ctx,
+          IcebergErrors.toResponse(error)));
+      config.routes.error(404, "*", ctx -> {
+        if (ctx.result() == null || ctx.result().isEmpty()) {
+          error(ctx, IcebergErrors.of(404, "NotFoundException",
+              "No such route: " + ctx.method() + " " + ctx.path()));
+        }
+      });
+      config.routes.error(405, "*", ctx -> error(ctx, IcebergErrors.of(405,
+          "MethodNotAllowedException", "Method not allowed: " + ctx.method() + " " + ctx.path())));
+    });
+  }
+
+  public FloeHttpServer start(String host, int port) {
+    app.start(host, port);
+    LOG.info("listening on http://{}:{}", host, app.port());
+    return this;
+  }
+
+  public int port() {
+    return app.port();
+  }
+
+  @Override
+  public void close() {
+    app.stop();
+  }
+
+  private static void frameworkError(HttpResponseException error, Context ctx) {
+    String type = switch (error.getStatus()) {
+      case 400 -> "BadRequestException";
+      case 401 -> "NotAuthorizedException";
+      case 403 -> "ForbiddenException";
+      case 404 -> "NotFoundException";
+      case 413 -> "RequestTooLargeException";
+      default -> "HttpException";
+    };
+    error(ctx, IcebergErrors.of(error.getStatus(), type, error.getMessage()));
+  }
+
+  private static void error(Context ctx, ErrorResponse response) {
+    ctx.status(response.code()).contentType("application/json").result(RestJson.write(response));
+  }
+}

@@ -1,0 +1,92 @@
+package io.floe.adapters.rest.iceberg;
+
+import io.floe.application.port.out.StorageException;
+import io.floe.domain.DomainException;
+import io.floe.domain.FeatureDisabledException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.exceptions.NoSuchWarehouseException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.exceptions.ServiceUnavailableException;
+import org.apache.iceberg.exceptions.UnprocessableEntityException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.rest.responses.ErrorResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place that decides which HTTP status and Iceberg error type an exception becomes. Every
+ * error leaves the server in the Iceberg error model: {@code {"error": {message, type, code}}}.
+ */
+public final class IcebergErrors {
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergErrors.class);
+
+  /** Most specific first: the first matching class decides. */
+  private static final Map<Class<? extends Exception>, Integer> STATUS = new LinkedHashMap<>();
+
+  static {
+    STATUS.put(NotAuthorizedException.class, 401);
+    STATUS.put(ForbiddenException.class, 403);
+    STATUS.put(FeatureDisabledException.class, 403);
+    STATUS.put(NoSuchWarehouseException.class, 404);
+    STATUS.put(NoSuchNamespaceException.class, 404);
+    STATUS.put(NoSuchTableException.class, 404);
+    STATUS.put(NoSuchViewException.class, 404);
+    STATUS.put(NotFoundException.class, 404);
+    STATUS.put(NamespaceNotEmptyException.class, 409);
+    STATUS.put(AlreadyExistsException.class, 409);
+    STATUS.put(CommitFailedException.class, 409);
+    STATUS.put(UnprocessableEntityException.class, 422);
+    STATUS.put(BadRequestException.class, 400);
+    STATUS.put(ValidationException.class, 400);
+    STATUS.put(IllegalArgumentException.class, 400);
+    STATUS.put(DomainException.class, 400);
+    STATUS.put(UnsupportedOperationException.class, 406);
+    STATUS.put(ServiceUnavailableException.class, 503);
+    STATUS.put(CommitStateUnknownException.class, 500);
+    STATUS.put(StorageException.class, 500);
+  }
+
+  private IcebergErrors() {}
+
+  public static ErrorResponse toResponse(Exception error) {
+    int status = statusOf(error);
+    if (status >= 500) {
+      LOG.error("request failed", error);
+    } else {
+      LOG.debug("request refused with {}: {}", status, error.getMessage());
+    }
+    String type = error instanceof FeatureDisabledException ? "ForbiddenException"
+        : status == 500 && !(error instanceof CommitStateUnknownException)
+            ? "InternalServerError" : error.getClass().getSimpleName();
+    String message = status == 500 && !(error instanceof StorageException)
+        ? "Internal server error: " + error.getClass().getSimpleName()
+            + (error.getMessage() == null ? "" : ": " + error.getMessage())
+        : error.getMessage();
+    return ErrorResponse.builder().responseCode(status).withType(type).withMessage(message)
+        .build();
+  }
+
+  public static ErrorResponse of(int status, String type, String message) {
+    return ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build();
+  }
+
+  static int statusOf(Exception error) {
+    for (Map.Entry<Class<? extends Exception>, Integer> entry : STATUS.entrySet()) {
+      if (entry.getKey().isInstance(error)) {
+        return entry.getValue();
+      }
+    }
+    return 500;
+  }
+}

@@ -1,0 +1,67 @@
+package io.floe.adapters.rest.iceberg;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.rest.RESTRequest;
+import org.apache.iceberg.rest.RESTSerializers;
+
+/**
+ * JSON exactly as Iceberg's own REST client and server read and write it: iceberg-core's
+ * serializers on a mapper configured the way Iceberg configures its own.
+ */
+public final class RestJson {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  static {
+    MAPPER.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
+    MAPPER.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    MAPPER.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
+    RESTSerializers.registerAll(MAPPER);
+  }
+
+  private RestJson() {}
+
+  public static String write(Object value) {
+    try {
+      return MAPPER.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize " + value.getClass().getSimpleName(), e);
+    }
+  }
+
+  /** Parses and validates a request body; malformed JSON is the client's fault, a 400. */
+  public static <T extends RESTRequest> T read(String body, Class<T> type) {
+    if (body == null || body.isBlank()) {
+      throw new BadRequestException("Request body is required");
+    }
+    T request;
+    try {
+      request = MAPPER.readValue(body, type);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      throw new BadRequestException("Malformed request body: %s", rootMessage(e));
+    }
+    if (request == null) {
+      throw new BadRequestException("Request body is required");
+    }
+    try {
+      request.validate();
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new BadRequestException("Invalid request: %s", e.getMessage());
+    }
+    return request;
+  }
+
+  private static String rootMessage(Throwable error) {
+    Throwable root = error;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage();
+    return message == null ? root.getClass().getSimpleName() : message.lines().findFirst().orElse("");
+  }
+}

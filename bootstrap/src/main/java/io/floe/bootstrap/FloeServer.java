@@ -1,0 +1,191 @@
+package io.floe.bootstrap;
+
+import io.floe.adapters.persistence.Database;
+import io.floe.adapters.persistence.DatabaseSettings;
+import io.floe.adapters.persistence.EmbeddedPostgresServer;
+import io.floe.adapters.persistence.JooqCatalogObjectStore;
+import io.floe.adapters.persistence.JooqIdempotencyStore;
+import io.floe.adapters.persistence.JooqNameRegistry;
+import io.floe.adapters.persistence.JooqNamespaceStore;
+import io.floe.adapters.persistence.JooqOrgStore;
+import io.floe.adapters.persistence.JooqPrefixClaimStore;
+import io.floe.adapters.persistence.JooqPrincipalStore;
+import io.floe.adapters.rest.FloeHttpServer;
+import io.floe.adapters.rest.HealthRoutes;
+import io.floe.adapters.rest.iceberg.IcebergRoutes;
+import io.floe.adapters.storage.StorageAdapters;
+import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.port.in.BucketSpec;
+import io.floe.application.port.out.IdGenerator;
+import io.floe.application.security.AccessPolicy;
+import io.floe.application.service.AuthenticationService;
+import io.floe.application.service.CatalogLocator;
+import io.floe.application.service.IdempotencyService;
+import io.floe.application.service.NamespaceService;
+import io.floe.application.service.OrgProvisioningService;
+import io.floe.application.service.PrefixClaimer;
+import io.floe.application.service.ReadinessService;
+import io.floe.application.service.TablePlacement;
+import io.floe.application.service.TableService;
+import io.floe.application.service.ViewService;
+import io.floe.domain.OrgName;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The composition root: builds every adapter and service by hand, provisions the default org on
+ * first start, and serves HTTP. Closing it stops everything it started, last started first.
+ */
+public final class FloeServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FloeServer.class);
+  private static final int DATABASE_POOL_SIZE = 16;
+
+  private final ServerSettings settings;
+  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  private final OrgProvisioningService provisioning;
+  private final FloeHttpServer http;
+
+  private FloeServer(ServerSettings settings) {
+    this.settings = settings;
+    createDirectories(settings.dataDir());
+    DatabaseSettings databaseSettings = settings.database().orElseGet(() -> {
+      EmbeddedPostgresServer postgres =
+          EmbeddedPostgresServer.start(settings.embeddedPostgresDir());
+      started.push(postgres);
+      return postgres.settings();
+    });
+    Database database = Database.open(databaseSettings, DATABASE_POOL_SIZE);
+    started.push(database);
+    StorageAdapters storage = new StorageAdapters();
+    started.push(storage);
+
+    Clock clock = Clock.systemUTC();
+    IdGenerator ids = new SecureRandomIdGenerator();
+    AccessPolicy policy = new AccessPolicy();
+    JooqOrgStore orgs = new JooqOrgStore(database);
+    JooqPrincipalStore principals = new JooqPrincipalStore(database);
+    JooqNamespaceStore namespaces = new JooqNamespaceStore(database);
+    JooqCatalogObjectStore objects = new JooqCatalogObjectStore(database);
+    PrefixClaimer claimer = new PrefixClaimer(orgs, new JooqPrefixClaimStore(database), storage);
+    MetadataFiles metadataFiles = new MetadataFiles(storage);
+    CatalogLocator locator = new CatalogLocator(orgs, namespaces, objects, policy);
+    TablePlacement placement = new TablePlacement(orgs, claimer, ids);
+
+    this.provisioning = new OrgProvisioningService(orgs, principals, database, ids, clock);
+    AuthenticationService authentication = new AuthenticationService(principals, orgs, clock);
+    NamespaceService namespaceService = new NamespaceService(orgs, namespaces,
+        new JooqNameRegistry(database), claimer, database, ids, clock, policy,
+        settings.namespaceRecoveryPeriod());
+    TableService tables = new TableService(locator, objects, metadataFiles, placement, database,
+        ids, clock, policy);
+    ViewService views = new ViewService(locator, objects, metadataFiles, placement, database, ids,
+        clock, policy);
+    IdempotencyService idempotency = new IdempotencyService(new JooqIdempotencyStore(database),
+        database, clock, settings.idempotencyLifetime());
+
+    this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
+        new IcebergRoutes(authentication, namespaceService, tables, views, idempotency,
+            settings.idempotencyLifetime()),
+        List.of());
+  }
+
+  /** Starts a server; on any failure, whatever had started is stopped again. */
+  public static FloeServer start(ServerSettings settings) {
+    FloeServer server = null;
+    try {
+      server = new FloeServer(settings);
+      server.provisionDefaultOrg();
+      server.http.start(settings.bind(), settings.port());
+      server.started.push(server.http);
+      return server;
+    } catch (RuntimeException e) {
+      if (server != null) {
+        server.close();
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Provisions an org with a local default bucket unless it exists; hands its new admin token to
+   * {@code deliverToken}. Returns whether the org was created.
+   */
+  public boolean provisionOrg(OrgName org, Path bucketDirectory, Optional<String> presetToken,
+      Consumer<String> deliverToken) {
+    createDirectories(bucketDirectory);
+    return provisioning.provisionIfAbsent(org, BucketSpec.local("default",
+        bucketDirectory.toAbsolutePath().toString()), presetToken, deliverToken);
+  }
+
+  public int port() {
+    return http.port();
+  }
+
+  public String catalogUri() {
+    return "http://" + settings.bind() + ":" + port() + IcebergRoutes.ROOT;
+  }
+
+  public ServerSettings settings() {
+    return settings;
+  }
+
+  @Override
+  public void close() {
+    while (!started.isEmpty()) {
+      AutoCloseable next = started.pop();
+      try {
+        next.close();
+      } catch (Exception e) {
+        LOG.warn("could not stop {} cleanly: {}", next.getClass().getSimpleName(), e.toString());
+      }
+    }
+  }
+
+  private void provisionDefaultOrg() {
+    boolean created = provisionOrg(settings.org(), settings.defaultBucketDir(),
+        settings.bootstrapToken(), secret -> writeSecret(settings.adminTokenFile(), secret));
+    if (created) {
+      LOG.info("created org '{}' with Iceberg enabled and the default bucket {}", settings.org(),
+          settings.defaultBucketDir());
+    }
+  }
+
+  /** Writes a secret readable by the owner only (mode 600), never briefly readable by others. */
+  private static void writeSecret(Path file, String secret) {
+    try {
+      Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+      Files.deleteIfExists(temp);
+      try {
+        Files.createFile(temp, PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rw-------")));
+      } catch (UnsupportedOperationException e) {
+        Files.createFile(temp);
+      }
+      Files.writeString(temp, secret + "\n", StandardOpenOption.WRITE);
+      Files.move(temp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not write " + file, e);
+    }
+  }
+
+  private static void createDirectories(Path directory) {
+    try {
+      Files.createDirectories(directory);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not create " + directory, e);
+    }
+  }
+}

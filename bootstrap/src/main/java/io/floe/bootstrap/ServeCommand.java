@@ -1,0 +1,111 @@
+package io.floe.bootstrap;
+
+import io.floe.adapters.persistence.DatabaseSettings;
+import io.floe.domain.OrgName;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code floe serve}: runs the catalog server until it is stopped (Ctrl-C or SIGTERM). */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Start the Floe server.",
+        "",
+        "On first start with an empty data directory, Floe creates the org with Iceberg enabled,",
+        "a default bucket on the local filesystem under <data-dir>/buckets/default, and an admin",
+        "API token written to <data-dir>/admin.token (readable by you only). Later starts reuse",
+        "all of it. Without --database-url, an embedded PostgreSQL keeps the catalog under",
+        "<data-dir>/postgres.",
+        "",
+        "Every option can also be set by the environment variable named in its description."})
+final class ServeCommand implements Callable<Integer> {
+
+  @Option(names = "--port", defaultValue = "${env:FLOE_PORT:-8181}", paramLabel = "PORT",
+      description = "HTTP port (env FLOE_PORT; default: ${DEFAULT-VALUE}).")
+  int port;
+
+  @Option(names = "--bind", defaultValue = "${env:FLOE_BIND:-127.0.0.1}", paramLabel = "ADDRESS",
+      description = "Address to listen on (env FLOE_BIND; default: ${DEFAULT-VALUE}).")
+  String bind;
+
+  @Option(names = "--data-dir", defaultValue = "${env:FLOE_DATA_DIR:-./floe-data}",
+      paramLabel = "DIR",
+      description = "Where Floe keeps its embedded database, local buckets and admin token "
+          + "(env FLOE_DATA_DIR; default: ${DEFAULT-VALUE}).")
+  Path dataDir;
+
+  @Option(names = "--org", defaultValue = "${env:FLOE_ORG:-my-org}", paramLabel = "NAME",
+      description = "The org created on first start; also the warehouse name engines use "
+          + "(env FLOE_ORG; default: ${DEFAULT-VALUE}).")
+  String org;
+
+  @Option(names = "--database-url", defaultValue = "${env:FLOE_DATABASE_URL}", paramLabel = "URL",
+      description = "JDBC URL of an external PostgreSQL, e.g. jdbc:postgresql://db:5432/floe "
+          + "(env FLOE_DATABASE_URL; default: the embedded PostgreSQL).")
+  String databaseUrl;
+
+  @Option(names = "--database-user", defaultValue = "${env:FLOE_DATABASE_USER}",
+      paramLabel = "USER", description = "User for --database-url (env FLOE_DATABASE_USER).")
+  String databaseUser;
+
+  @Option(names = "--database-password", defaultValue = "${env:FLOE_DATABASE_PASSWORD}",
+      paramLabel = "PASSWORD",
+      description = "Password for --database-url (env FLOE_DATABASE_PASSWORD).")
+  String databasePassword;
+
+  @Option(names = "--namespace-recovery-period",
+      defaultValue = "${env:FLOE_NAMESPACE_RECOVERY_PERIOD:-7d}", paramLabel = "DURATION",
+      converter = Durations.class,
+      description = "How long a deleted namespace can be restored; its name and prefix stay "
+          + "claimed until then. 0 frees the name at once "
+          + "(env FLOE_NAMESPACE_RECOVERY_PERIOD; default: ${DEFAULT-VALUE}).")
+  Duration recoveryPeriod;
+
+  @Option(names = "--idempotency-key-lifetime",
+      defaultValue = "${env:FLOE_IDEMPOTENCY_KEY_LIFETIME:-30m}", paramLabel = "DURATION",
+      converter = Durations.class,
+      description = "How long a response to a request with an Idempotency-Key is replayed "
+          + "(env FLOE_IDEMPOTENCY_KEY_LIFETIME; default: ${DEFAULT-VALUE}).")
+  Duration idempotencyLifetime;
+
+  @Option(names = "--bootstrap-token", defaultValue = "${env:FLOE_BOOTSTRAP_TOKEN}",
+      paramLabel = "TOKEN",
+      description = "On first start, use this secret as the admin token instead of generating "
+          + "one: 'ema_' and at least 32 more letters or digits (env FLOE_BOOTSTRAP_TOKEN). "
+          + "Ignored once the org exists.")
+  String bootstrapToken;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    Optional<DatabaseSettings> database = Optional.ofNullable(databaseUrl)
+        .filter(url -> !url.isBlank())
+        .map(url -> new DatabaseSettings(url, databaseUser, databasePassword));
+    ServerSettings settings = new ServerSettings(bind, port, dataDir, new OrgName(org), database,
+        recoveryPeriod, idempotencyLifetime,
+        Optional.ofNullable(bootstrapToken).filter(token -> !token.isBlank()));
+    FloeServer server = FloeServer.start(settings);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      System.out.println("Floe is stopping: finishing requests in flight");
+      server.close();
+      stopped.countDown();
+    }, "floe-shutdown"));
+    System.out.printf("%nFloe is running.%n"
+            + "  Iceberg REST catalog: %s%n"
+            + "  warehouse:            %s%n"
+            + "  admin token:          %s%n"
+            + "  database:             %s%n%n",
+        server.catalogUri(), settings.org(), settings.adminTokenFile(),
+        database.map(DatabaseSettings::jdbcUrl)
+            .orElse("embedded PostgreSQL in " + settings.embeddedPostgresDir()));
+    stopped.await();
+    return 0;
+  }
+}

@@ -1,0 +1,72 @@
+package io.floe.bootstrap;
+
+import io.floe.adapters.persistence.DatabaseSettings;
+import io.floe.domain.OrgName;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Everything a Floe server is started with. An empty {@code database} means the embedded
+ * PostgreSQL under {@code <dataDir>/postgres}.
+ */
+public record ServerSettings(
+    String bind,
+    int port,
+    Path dataDir,
+    OrgName org,
+    Optional<DatabaseSettings> database,
+    Duration namespaceRecoveryPeriod,
+    Duration idempotencyLifetime,
+    Optional<String> bootstrapToken) {
+
+  public ServerSettings {
+    Objects.requireNonNull(bind, "bind");
+    Objects.requireNonNull(dataDir, "dataDir");
+    Objects.requireNonNull(org, "org");
+    Objects.requireNonNull(database, "database");
+    Objects.requireNonNull(bootstrapToken, "bootstrapToken");
+    if (port < 0 || port > 65_535) {
+      throw new IllegalArgumentException("port must be 0..65535, got " + port);
+    }
+    if (namespaceRecoveryPeriod.isNegative()) {
+      throw new IllegalArgumentException("the namespace recovery period must not be negative");
+    }
+    if (idempotencyLifetime.isNegative() || idempotencyLifetime.isZero()) {
+      throw new IllegalArgumentException("the idempotency-key lifetime must be positive");
+    }
+    dataDir = dataDir.toAbsolutePath().normalize();
+  }
+
+  public static ServerSettings defaults(Path dataDir) {
+    return new ServerSettings("127.0.0.1", 8181, dataDir, new OrgName("my-org"), Optional.empty(),
+        Duration.ofDays(7), Duration.ofMinutes(30), Optional.empty());
+  }
+
+  public ServerSettings withPort(int newPort) {
+    return new ServerSettings(bind, newPort, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken);
+  }
+
+  public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
+    return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken);
+  }
+
+  public ServerSettings withNamespaceRecoveryPeriod(Duration period) {
+    return new ServerSettings(bind, port, dataDir, org, database, period, idempotencyLifetime, bootstrapToken);
+  }
+
+  public Path adminTokenFile() {
+    return dataDir.resolve("admin.token");
+  }
+
+  public Path defaultBucketDir() {
+    return dataDir.resolve("buckets").resolve("default");
+  }
+
+  public Path embeddedPostgresDir() {
+    return dataDir.resolve("postgres");
+  }
+}
