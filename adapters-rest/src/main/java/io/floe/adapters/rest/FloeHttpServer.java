@@ -3,6 +3,8 @@ package io.floe.adapters.rest;
 import io.floe.adapters.rest.iceberg.IcebergErrors;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.iceberg.RestJson;
+import io.floe.adapters.rest.management.ManagementErrors;
+import io.floe.adapters.rest.management.ManagementRequest;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -83,7 +85,10 @@ public final class FloeHttpServer implements AutoCloseable {
     error(ctx, IcebergErrors.of(error.getStatus(), type, error.getMessage()));
   }
 
+  /** Iceberg routes answer in the Iceberg error model; management routes as their clients expect. */
   private static void error(Context ctx, ErrorResponse response) {
-    ctx.status(response.code()).contentType("application/json").result(RestJson.write(response));
+    String body = ManagementRequest.isManagementPath(ctx.path())
+        ? ManagementErrors.body(response) : RestJson.write(response);
+    ctx.status(response.code()).contentType("application/json").result(body);
   }
 }

@@ -1,0 +1,73 @@
+package io.floe.adapters.rest.management;
+
+import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.security.Caller;
+import io.floe.application.security.OrgContext;
+import io.javalin.http.Context;
+
+/**
+ * One management API request: the caller from the bearer token, the org from the {@code {org}}
+ * path parameter (404 when it does not exist or the caller is not a member), JSON in and out.
+ */
+public final class ManagementRequest {
+  public static final String CONTENT_TYPE = "application/json";
+
+  private final Context ctx;
+  private final AuthenticateUseCase authentication;
+  private Caller caller;
+  private OrgContext scope;
+
+  public ManagementRequest(Context ctx, AuthenticateUseCase authentication) {
+    this.ctx = ctx;
+    this.authentication = authentication;
+  }
+
+  public Context http() {
+    return ctx;
+  }
+
+  public Caller caller() {
+    if (caller == null) {
+      caller = authentication.authenticate(bearerToken());
+    }
+    return caller;
+  }
+
+  /** The caller inside the org named by the {@code {org}} path parameter. */
+  public OrgContext scope() {
+    if (scope == null) {
+      scope = authentication.enterOrg(caller(), ctx.pathParam("org"));
+    }
+    return scope;
+  }
+
+  public <T> T body(Class<T> type) {
+    return ManagementJson.read(ctx.body(), type);
+  }
+
+  public void respond(int status, Object body) {
+    ctx.status(status);
+    if (body != null) {
+      ctx.contentType(CONTENT_TYPE).result(ManagementJson.write(body));
+    }
+  }
+
+  public void ok(Object body) {
+    respond(200, body);
+  }
+
+  private String bearerToken() {
+    String header = ctx.header("Authorization");
+    if (header == null) {
+      return null;
+    }
+    String[] parts = header.strip().split("\\s+", 2);
+    return parts.length == 2 && parts[0].equalsIgnoreCase("Bearer") ? parts[1] : null;
+  }
+
+  /** Whether a request path belongs to the management API (and gets its error format). */
+  public static boolean isManagementPath(String path) {
+    return path.startsWith("/orgs/") || path.equals("/orgs") || path.startsWith("/user")
+        || path.startsWith("/api-clients") || path.startsWith("/teams");
+  }
+}
