@@ -55,7 +55,18 @@ public record ServerSettings(
   }
 
   public ServerSettings withNamespaceRecoveryPeriod(Duration period) {
-    return new ServerSettings(bind, port, dataDir, org, database, period, idempotencyLifetime, bootstrapToken);
+    return new ServerSettings(bind, port, dataDir, org, database, period, idempotencyLifetime,
+        bootstrapToken);
+  }
+
+  public ServerSettings withOrg(OrgName newOrg) {
+    return new ServerSettings(bind, port, dataDir, newOrg, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken);
+  }
+
+  public ServerSettings withBootstrapToken(String token) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, Optional.of(token));
   }
 
   public Path adminTokenFile() {

@@ -9,8 +9,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -77,81 +75,5 @@ class FloeCatalogTest extends CatalogTests<RESTCatalog> {
   @Override
   protected boolean supportsNamesWithSlashes() {
     return false;
-  }
-
-  /**
-   * These tests configure {@code table-default.*} and {@code table-override.*} on the client and
-   * expect the catalog to apply them. Iceberg's REST client leaves that to the server, and Floe
-   * has no server-side table defaults (yet).
-   */
-  private static final String NO_SERVER_TABLE_DEFAULTS =
-      "Floe has no server-side table-default/table-override properties";
-
-  @Override
-  @Disabled(NO_SERVER_TABLE_DEFAULTS)
-  @Test
-  public void testDefaultTableProperties() {
-    super.testDefaultTableProperties();
-  }
-
-  @Override
-  @Disabled(NO_SERVER_TABLE_DEFAULTS)
-  @Test
-  public void testDefaultTablePropertiesCreateTransaction() {
-    super.testDefaultTablePropertiesCreateTransaction();
-  }
-
-  @Override
-  @Disabled(NO_SERVER_TABLE_DEFAULTS)
-  @Test
-  public void testDefaultTablePropertiesReplaceTransaction() {
-    super.testDefaultTablePropertiesReplaceTransaction();
-  }
-
-  @Override
-  @Disabled(NO_SERVER_TABLE_DEFAULTS)
-  @Test
-  public void testOverrideTableProperties() {
-    super.testOverrideTableProperties();
-  }
-
-  @Override
-  @Disabled(NO_SERVER_TABLE_DEFAULTS)
-  @Test
-  public void testOverrideTablePropertiesCreateTransaction() {
-    super.testOverrideTablePropertiesCreateTransaction();
-  }
-
-  @Override
-  @Disabled(NO_SERVER_TABLE_DEFAULTS)
-  @Test
-  public void testOverrideTablePropertiesReplaceTransaction() {
-    super.testOverrideTablePropertiesReplaceTransaction();
-  }
-
-  private static final String CLIENT_CHOSEN_LOCATION =
-      "writes files at a location the client chose; Floe picks every location and refuses "
-          + "commits that point outside the table's own prefix";
-
-  @Override
-  @Disabled(CLIENT_CHOSEN_LOCATION)
-  @Test
-  public void testCompleteReplaceTransaction() {
-    super.testCompleteReplaceTransaction();
-  }
-
-  @Override
-  @Disabled(CLIENT_CHOSEN_LOCATION)
-  @Test
-  public void testCompleteCreateOrReplaceTransactionReplace() {
-    super.testCompleteCreateOrReplaceTransactionReplace();
-  }
-
-  @Override
-  @Disabled("deletes a metadata file behind the catalog's back; metadata files are immutable "
-      + "and Floe caches them by location, so a loaded table stays loadable")
-  @Test
-  public void testLoadTableWithMissingMetadataFile(@TempDir Path tempDir) throws IOException {
-    super.testLoadTableWithMissingMetadataFile(tempDir);
   }
 }

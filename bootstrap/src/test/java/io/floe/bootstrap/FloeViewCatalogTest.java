@@ -10,8 +10,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Iceberg's own view-catalog conformance suite against a real Floe server over HTTP. */
@@ -63,29 +61,5 @@ class FloeViewCatalogTest extends ViewCatalogTests<RESTCatalog> {
   @Override
   protected boolean overridesRequestedLocation() {
     return true;
-  }
-
-  private static final String NO_SERVER_VIEW_DEFAULTS =
-      "Floe has no server-side view-default/view-override properties";
-
-  @Override
-  @Disabled(NO_SERVER_VIEW_DEFAULTS)
-  @Test
-  public void defaultViewProperties() {
-    super.defaultViewProperties();
-  }
-
-  @Override
-  @Disabled(NO_SERVER_VIEW_DEFAULTS)
-  @Test
-  public void overrideViewProperties() {
-    super.overrideViewProperties();
-  }
-
-  @Override
-  @Disabled("puts view metadata at a location the client chose; Floe picks every location")
-  @Test
-  public void createViewWithCustomMetadataLocation() {
-    super.createViewWithCustomMetadataLocation();
   }
 }
