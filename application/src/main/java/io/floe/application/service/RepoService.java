@@ -1,0 +1,240 @@
+package io.floe.application.service;
+
+import io.floe.application.port.in.CreateRepoCommand;
+import io.floe.application.port.in.RepoDetails;
+import io.floe.application.port.in.ReposUseCase;
+import io.floe.application.port.out.BucketStorageProvider;
+import io.floe.application.port.out.IcechunkRepositories;
+import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.NameRegistry;
+import io.floe.application.port.out.OrgStore;
+import io.floe.application.port.out.RepoStore;
+import io.floe.application.port.out.UnitOfWork;
+import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.OrgContext;
+import io.floe.domain.BucketConfig;
+import io.floe.domain.CatalogName;
+import io.floe.domain.InvalidNameException;
+import io.floe.domain.PrefixClaim;
+import io.floe.domain.PrefixGenerator;
+import io.floe.domain.Repo;
+import io.floe.domain.RepoCommit;
+import io.floe.domain.RepoNode;
+import io.floe.domain.RepoRefs;
+import io.floe.domain.StorageLocation;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.NotFoundException;
+
+/**
+ * Repos of an org. A repo's name comes from the org's one set of names (shared with namespaces),
+ * its prefix is claimed like a namespace's, and its Icechunk repository is initialized in the same
+ * step, so a repo that exists always opens in an Icechunk client. Until grants cover repos, only
+ * org admins may use them.
+ */
+public final class RepoService implements ReposUseCase {
+  public static final int MAX_LOG_LIMIT = 10_000;
+
+  private final OrgStore orgs;
+  private final RepoStore repos;
+  private final NameRegistry names;
+  private final PrefixClaimer claimer;
+  private final IcechunkRepositories icechunk;
+  private final BucketStorageProvider storage;
+  private final UnitOfWork unitOfWork;
+  private final IdGenerator ids;
+  private final Clock clock;
+  private final AccessPolicy policy;
+  private final Duration recoveryPeriod;
+  private final PrefixGenerator prefixes;
+
+  public RepoService(OrgStore orgs, RepoStore repos, NameRegistry names, PrefixClaimer claimer,
+      IcechunkRepositories icechunk, BucketStorageProvider storage, UnitOfWork unitOfWork,
+      IdGenerator ids, Clock clock, AccessPolicy policy, Duration recoveryPeriod) {
+    this.orgs = orgs;
+    this.repos = repos;
+    this.names = names;
+    this.claimer = claimer;
+    this.icechunk = icechunk;
+    this.storage = storage;
+    this.unitOfWork = unitOfWork;
+    this.ids = ids;
+    this.clock = clock;
+    this.policy = policy;
+    this.recoveryPeriod = recoveryPeriod;
+    this.prefixes = new PrefixGenerator(ids::randomBelow);
+  }
+
+  @Override
+  public RepoDetails create(OrgContext context, CreateRepoCommand command) {
+    policy.requireAdmin(context, "create repos");
+    BucketConfig bucket = chooseBucket(context, command.bucketNickname());
+    Repo repo = new Repo(ids.newId(), context.org().id(), command.name(),
+        new StorageLocation(bucket.id(), prefixes.repoPrefix(bucket, command.name())),
+        command.description(), clock.instant(), Optional.empty());
+    // Everything written to storage lies under the claimed prefix; once the claim (which checked
+    // the prefix empty) has succeeded, a failed create may remove all of it.
+    AtomicBoolean claimed = new AtomicBoolean();
+    try {
+      unitOfWork.inTransaction(() -> {
+        reserveName(context, repo.name(), repo);
+        repos.insert(repo);
+        claimer.claim(bucket, new PrefixClaim(bucket.id(), repo.location().path(),
+            new PrefixClaim.Owner(PrefixClaim.OwnerKind.REPO, repo.id())), marker(context, repo));
+        claimed.set(true);
+        icechunk.create(bucket, repo.location().path(), PrefixClaimer.MARKER);
+      });
+    } catch (RuntimeException e) {
+      if (claimed.get()) {
+        discardQuietly(bucket, repo, e);
+      }
+      throw e;
+    }
+    return details(repo, bucket, Optional.empty());
+  }
+
+  @Override
+  public RepoDetails get(OrgContext context, String repo) {
+    Repo found = requireLive(context, repo);
+    return details(found, bucketOf(found), Optional.empty());
+  }
+
+  @Override
+  public List<RepoDetails> list(OrgContext context) {
+    policy.requireAdmin(context, "list repos");
+    return repos.listLive(context.org().id()).stream()
+        .map(repo -> details(repo, bucketOf(repo), Optional.empty())).toList();
+  }
+
+  @Override
+  public List<RepoDetails> listDeleted(OrgContext context) {
+    policy.requireAdmin(context, "list deleted repos");
+    return repos.listRestorable(context.org().id(), clock.instant()).stream()
+        .map(deleted -> details(deleted.repo(), bucketOf(deleted.repo()),
+            Optional.of(deleted.restorableUntil()))).toList();
+  }
+
+  @Override
+  public void delete(OrgContext context, String repo) {
+    unitOfWork.inTransaction(() -> {
+      Repo found = requireLive(context, repo);
+      Instant now = clock.instant();
+      repos.markDeleted(found.id(), now, now.plus(recoveryPeriod));
+      if (recoveryPeriod.isZero()) {
+        // Nothing can be restored, so the name is free at once; the prefix and the files stay
+        // claimed until a cleanup pass removes them.
+        names.release(context.org().id(), found.name());
+      }
+    });
+  }
+
+  @Override
+  public RepoDetails restore(OrgContext context, String repo) {
+    policy.requireAdmin(context, "restore repos");
+    CatalogName name = parseName(repo);
+    Repo restored = unitOfWork.inTransaction(() -> {
+      RepoStore.DeletedRepo deleted = repos.findRestorable(context.org().id(), name,
+          clock.instant()).orElseThrow(() -> new NotFoundException(
+              "No deleted repo '%s' can be restored: it does not exist or its recovery period "
+                  + "is over", name));
+      // The name normally stayed held by the deleted repo; reserving again is then a no-op.
+      reserveName(context, name, deleted.repo());
+      repos.markRestored(deleted.repo().id());
+      return deleted.repo();
+    });
+    Repo live = new Repo(restored.id(), restored.orgId(), restored.name(), restored.location(),
+        restored.description(), restored.createdAt(), Optional.empty());
+    return details(live, bucketOf(live), Optional.empty());
+  }
+
+  @Override
+  public RepoRefs refs(OrgContext context, String repo) {
+    Repo found = requireLive(context, repo);
+    return icechunk.refs(bucketOf(found), found.location().path());
+  }
+
+  @Override
+  public List<RepoCommit> log(OrgContext context, String repo, String ref, int limit) {
+    if (limit < 1 || limit > MAX_LOG_LIMIT) {
+      throw new BadRequestException("limit must be between 1 and %d, got %d", MAX_LOG_LIMIT,
+          limit);
+    }
+    Repo found = requireLive(context, repo);
+    return icechunk.log(bucketOf(found), found.location().path(), refOrDefault(ref), limit);
+  }
+
+  @Override
+  public RepoNode node(OrgContext context, String repo, String ref, String path) {
+    Repo found = requireLive(context, repo);
+    return icechunk.node(bucketOf(found), found.location().path(), refOrDefault(ref),
+        path == null || path.isBlank() ? "/" : path);
+  }
+
+  private Repo requireLive(OrgContext context, String repo) {
+    policy.requireAdmin(context, "use repos");
+    CatalogName name = parseName(repo);
+    return repos.findLive(context.org().id(), name)
+        .orElseThrow(() -> new NotFoundException("Repo does not exist: %s", name));
+  }
+
+  /** Holds the name for {@code owner}; refuses when a namespace or another repo holds it. */
+  private void reserveName(OrgContext context, CatalogName name, Repo owner) {
+    names.reserve(context.org().id(), name, PrefixClaim.OwnerKind.REPO, owner.id())
+        .filter(holder -> !holder.ownerId().equals(owner.id()))
+        .ifPresent(holder -> {
+          throw new AlreadyExistsException(holder.kind() == PrefixClaim.OwnerKind.NAMESPACE
+              ? "Name '%s' is taken by a namespace of this org" : "Repo already exists: %s", name);
+        });
+  }
+
+  private BucketConfig chooseBucket(OrgContext context, Optional<CatalogName> nickname) {
+    return nickname.map(given -> orgs.bucket(context.org().id(), given).orElseThrow(() ->
+            new BadRequestException("Bucket configuration '%s' does not exist in org '%s'", given,
+                context.org().name())))
+        .orElseGet(() -> orgs.defaultBucket(context.org().id()).orElseThrow(() ->
+            new BadRequestException("Org '%s' has no default bucket configuration; name one "
+                + "with bucket_nickname", context.org().name())));
+  }
+
+  private BucketConfig bucketOf(Repo repo) {
+    return orgs.bucket(repo.location().bucketId()).orElseThrow(() -> new IllegalStateException(
+        "repo " + repo.id() + " refers to a missing bucket configuration"));
+  }
+
+  private static RepoDetails details(Repo repo, BucketConfig bucket,
+      Optional<Instant> restorableUntil) {
+    return new RepoDetails(repo, bucket.nickname().value(), bucket.uriOf(repo.location().path()),
+        restorableUntil);
+  }
+
+  private static CatalogName parseName(String repo) {
+    try {
+      return new CatalogName(repo);
+    } catch (InvalidNameException e) {
+      throw new BadRequestException("%s", e.getMessage());
+    }
+  }
+
+  private static String refOrDefault(String ref) {
+    return ref == null || ref.isBlank() ? DEFAULT_REF : ref;
+  }
+
+  private static String marker(OrgContext context, Repo repo) {
+    return "{\"kind\":\"repo\",\"org\":\"" + context.org().name() + "\",\"id\":\"" + repo.id()
+        + "\",\"created_at\":\"" + repo.createdAt() + "\"}\n";
+  }
+
+  private void discardQuietly(BucketConfig bucket, Repo repo, RuntimeException cause) {
+    try {
+      storage.open(bucket).deleteUnder(repo.location().path());
+    } catch (RuntimeException e) {
+      cause.addSuppressed(e);
+    }
+  }
+}
