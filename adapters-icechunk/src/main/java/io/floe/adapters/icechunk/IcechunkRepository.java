@@ -24,6 +24,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -95,15 +96,26 @@ public final class IcechunkRepository {
    * empty transaction log, then the repo file with branch {@code main}, written only if absent.
    */
   public static IcechunkRepository create(BucketStorage storage, StoragePath prefix) {
-    return create(storage, prefix, Clock.systemUTC());
+    return create(storage, prefix, Set.of(), Clock.systemUTC());
+  }
+
+  /**
+   * Creates a repository at a prefix whose root may already hold the named objects of the
+   * prefix's owner (a claim marker, say); Icechunk never reads them. Anything else is refused.
+   */
+  public static IcechunkRepository create(BucketStorage storage, StoragePath prefix,
+      Set<String> ownerObjects) {
+    return create(storage, prefix, ownerObjects, Clock.systemUTC());
   }
 
   static IcechunkRepository create(BucketStorage storage, StoragePath prefix, Clock clock) {
+    return create(storage, prefix, Set.of(), clock);
+  }
+
+  private static IcechunkRepository create(BucketStorage storage, StoragePath prefix,
+      Set<String> ownerObjects, Clock clock) {
     RepoObjects objects = new RepoObjects(storage, prefix);
-    if (!storage.isEmptyUnder(prefix)) {
-      throw new IcechunkException("cannot create an Icechunk repository at "
-          + describePrefix(prefix) + ": the location is not empty");
-    }
+    requireNothingBut(storage, prefix, ownerObjects);
     long now = CommitInfo.toMicros(clock.instant());
     List<MetadataItem> rootMetadata = MetadataItem.encodeV2(
         Map.of("__icechunk", Map.of("is_root", true)));
@@ -129,6 +141,17 @@ public final class IcechunkRepository {
     }
     objects.remember(first);
     return new IcechunkRepository(objects, SpecVersion.V2, clock);
+  }
+
+  private static void requireNothingBut(BucketStorage storage, StoragePath prefix,
+      Set<String> ownerObjects) {
+    for (StoragePath key : storage.list(prefix, ownerObjects.size() + 1)) {
+      boolean owners = ownerObjects.stream().anyMatch(name -> key.equals(prefix.resolve(name)));
+      if (!owners) {
+        throw new IcechunkException("cannot create an Icechunk repository at "
+            + describePrefix(prefix) + ": the location is not empty (it holds " + key + ")");
+      }
+    }
   }
 
   private static String describePrefix(StoragePath prefix) {
