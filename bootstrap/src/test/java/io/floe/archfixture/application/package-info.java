@@ -1,0 +1,2 @@
+/** The fixture's (empty) application layer. */
+package io.floe.archfixture.application;
