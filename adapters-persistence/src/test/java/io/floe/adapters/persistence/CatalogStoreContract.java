@@ -1,0 +1,296 @@
+package io.floe.adapters.persistence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.floe.domain.ApiToken;
+import io.floe.domain.BucketConfig;
+import io.floe.domain.BucketCredentials;
+import io.floe.domain.CatalogName;
+import io.floe.domain.CatalogObject;
+import io.floe.domain.Namespace;
+import io.floe.domain.Org;
+import io.floe.domain.OrgName;
+import io.floe.domain.PrefixClaim;
+import io.floe.domain.Principal;
+import io.floe.domain.StorageLocation;
+import io.floe.domain.StoragePath;
+import io.floe.domain.StoragePlatform;
+import io.floe.domain.TableName;
+import io.floe.domain.Visibility;
+import io.floe.application.port.out.IdempotencyStore;
+import io.floe.application.port.out.NameRegistry;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * What every PostgreSQL the catalog runs on must do, run once per server (embedded, external).
+ * Each test works in an org of its own inside one fresh, migrated database.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class CatalogStoreContract {
+  private final Database database;
+  private final JooqOrgStore orgs;
+  private final JooqPrincipalStore principals;
+  private final JooqNamespaceStore namespaces;
+  private final JooqCatalogObjectStore objects;
+  private final JooqNameRegistry names;
+  private final JooqPrefixClaimStore claims;
+  private final JooqIdempotencyStore idempotency;
+  private Org org;
+  private BucketConfig bucket;
+
+  CatalogStoreContract(DatabaseSettings server) {
+    DatabaseSettings settings = TestDatabases.freshDatabase(server);
+    // Opening twice proves the migrations are idempotent on an up-to-date schema.
+    Database.open(settings, 2).close();
+    this.database = Database.open(settings, 8);
+    this.orgs = new JooqOrgStore(database);
+    this.principals = new JooqPrincipalStore(database);
+    this.namespaces = new JooqNamespaceStore(database);
+    this.objects = new JooqCatalogObjectStore(database);
+    this.names = new JooqNameRegistry(database);
+    this.claims = new JooqPrefixClaimStore(database);
+    this.idempotency = new JooqIdempotencyStore(database);
+  }
+
+  @AfterAll
+  void close() {
+    database.close();
+  }
+
+  @BeforeEach
+  void newOrg() {
+    org = new Org(UUID.randomUUID(), new OrgName("org-" + UUID.randomUUID().toString()
+        .substring(0, 8)), true);
+    orgs.insertOrg(org);
+    bucket = bucket("main", true);
+    orgs.insertBucket(bucket);
+  }
+
+  private BucketConfig bucket(String nickname, boolean isDefault) {
+    return new BucketConfig(UUID.randomUUID(), org.id(), new CatalogName(nickname),
+        StoragePlatform.S3_COMPATIBLE, "data", new StoragePath("warehouse"),
+        Optional.of("http://127.0.0.1:9000"), Optional.of("us-east-1"), true,
+        BucketCredentials.staticKeys("AK", "SK").withRole("arn:aws:iam::1:role/r"), isDefault);
+  }
+
+  @Test
+  void orgsAndBucketsRoundTrip() {
+    assertThat(orgs.findOrg(org.name())).contains(org);
+    assertThat(orgs.defaultBucket(org.id())).contains(bucket);
+    assertThat(orgs.bucket(org.id(), new CatalogName("MAIN"))).contains(bucket);
+    assertThat(orgs.bucket(bucket.id()).orElseThrow().credentials().secretAccessKey())
+        .contains("SK");
+  }
+
+  @Test
+  void anOrgHasAtMostOneDefaultBucket() {
+    assertThatThrownBy(() -> orgs.insertBucket(bucket("second", true)))
+        .hasMessageContaining("bucket_configs_one_default");
+    orgs.insertBucket(bucket("third", false));
+    assertThat(orgs.buckets(org.id())).hasSize(2);
+  }
+
+  @Test
+  void tokensAreFoundByHashOnly() {
+    Principal admin = new Principal(UUID.randomUUID(), Principal.Kind.API_CLIENT, "ci");
+    principals.insertPrincipal(admin);
+    ApiToken token = new ApiToken(UUID.randomUUID(), admin.id(), ApiToken.hash("ema_secret"),
+        Instant.now().truncatedTo(ChronoUnit.MICROS), Optional.empty(), Optional.empty());
+    principals.insertToken(token);
+    assertThat(principals.findTokenByHash(ApiToken.hash("ema_secret"))).contains(token);
+    assertThat(principals.findTokenByHash("ema_secret")).isEmpty();
+    principals.touchToken(token.id(), Instant.now());
+  }
+
+  @Test
+  void namesAreSharedCaseInsensitively() {
+    UUID namespace = UUID.randomUUID();
+    assertThat(names.reserve(org.id(), new CatalogName("Obs"), PrefixClaim.OwnerKind.NAMESPACE,
+        namespace)).isEmpty();
+    assertThat(names.reserve(org.id(), new CatalogName("OBS"), PrefixClaim.OwnerKind.REPO,
+        UUID.randomUUID()))
+        .contains(new NameRegistry.Holder(PrefixClaim.OwnerKind.NAMESPACE, namespace));
+    names.release(org.id(), new CatalogName("obs"));
+    assertThat(names.reserve(org.id(), new CatalogName("obs"), PrefixClaim.OwnerKind.REPO,
+        UUID.randomUUID())).isEmpty();
+  }
+
+  @Test
+  void overlappingClaimsAreFoundSegmentWise() {
+    claim("warehouse/ab_c");
+    claim("warehouse/x%y");
+    assertThat(claims.overlapping(bucket.id(), new StoragePath("warehouse/ab_c"))).hasSize(1);
+    assertThat(claims.overlapping(bucket.id(), new StoragePath("warehouse"))).hasSize(2);
+    assertThat(claims.overlapping(bucket.id(), new StoragePath("warehouse/ab_c/t"))).hasSize(1);
+    // Textual prefixes and LIKE wildcards are not overlaps.
+    assertThat(claims.overlapping(bucket.id(), new StoragePath("warehouse/ab_cd"))).isEmpty();
+    assertThat(claims.overlapping(bucket.id(), new StoragePath("warehouse/abXc"))).isEmpty();
+    assertThat(claims.overlapping(bucket.id(), new StoragePath("warehouse/xZy"))).isEmpty();
+    assertThat(claims.overlapping(UUID.randomUUID(), new StoragePath("warehouse"))).isEmpty();
+  }
+
+  @Test
+  void pointersMoveOnlyFromTheExpectedLocation() {
+    CatalogObject table = table(namespace("ns"), "t", "v0");
+    assertThat(objects.swapPointer(table.id(), "v0", "v1", Instant.now())).isTrue();
+    assertThat(objects.swapPointer(table.id(), "v0", "v2", Instant.now())).isFalse();
+    assertThat(objects.find(org.id(), new CatalogName("NS"), new TableName("t")).orElseThrow()
+        .metadataLocation()).isEqualTo("v1");
+  }
+
+  @Test
+  void exactlyOneOfManyRacingWritersWins() throws Exception {
+    CatalogObject table = table(namespace("race"), "t", "base");
+    int writers = 8;
+    CountDownLatch start = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    try {
+      List<Future<Boolean>> results = new ArrayList<>();
+      for (int i = 0; i < writers; i++) {
+        String next = "next-" + i;
+        Callable<Boolean> writer = () -> {
+          start.await();
+          return database.inTransaction(
+              () -> objects.swapPointer(table.id(), "base", next, Instant.now()));
+        };
+        results.add(pool.submit(writer));
+      }
+      start.countDown();
+      int winners = 0;
+      for (Future<Boolean> result : results) {
+        winners += result.get() ? 1 : 0;
+      }
+      assertThat(winners).isEqualTo(1);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aNamespaceHoldsOneObjectPerName() {
+    Namespace ns = namespace("dup");
+    table(ns, "t", "a");
+    assertThat(objects.insert(object(ns, "t", "b", CatalogObject.Kind.VIEW))).isFalse();
+  }
+
+  @Test
+  void keysetPagesCoverEveryNamespaceOnceInOrder() {
+    for (int i = 0; i < 25; i++) {
+      namespace(String.format("ns-%02d", i));
+    }
+    List<String> seen = new ArrayList<>();
+    Optional<String> after = Optional.empty();
+    while (true) {
+      List<Namespace> page = namespaces.listLive(org.id(), after, 10);
+      page.forEach(ns -> seen.add(ns.name().value()));
+      if (page.size() < 10) {
+        break;
+      }
+      after = Optional.of(page.get(page.size() - 1).name().value());
+    }
+    assertThat(seen).hasSize(25).isSorted().doesNotHaveDuplicates();
+  }
+
+  @Test
+  void propertyUpdatesApplyRemovalsThenUpdatesInOneStatement() {
+    Namespace ns = namespace("props");
+    namespaces.updateProperties(ns.id(), Set.of(), Map.of("a", "1", "b", "2"), Instant.now());
+    Namespace updated =
+        namespaces.updateProperties(ns.id(), Set.of("a"), Map.of("c", "3"), Instant.now());
+    assertThat(updated.properties()).containsExactlyInAnyOrderEntriesOf(Map.of("b", "2", "c", "3"));
+  }
+
+  @Test
+  void softDeletedNamespacesAreNoLongerFoundByName() {
+    Namespace ns = namespace("gone");
+    namespaces.markDeleted(ns.id(), Instant.now(), Instant.now().plusSeconds(60));
+    assertThat(namespaces.findLive(org.id(), new CatalogName("gone"))).isEmpty();
+    assertThat(namespaces.listLive(org.id(), Optional.empty(), 10)).isEmpty();
+  }
+
+  @Test
+  void aFailedUnitOfWorkLeavesNothingBehind() {
+    Namespace ns = namespace("atomic");
+    assertThatThrownBy(() -> database.inTransaction(() -> {
+      table(ns, "kept-nowhere", "v0");
+      throw new IllegalStateException("boom");
+    })).hasMessage("boom");
+    assertThat(objects.find(org.id(), ns.name(), new TableName("kept-nowhere"))).isEmpty();
+  }
+
+  @Test
+  void aFailedNestedUnitRollsBackOnlyItself() {
+    Namespace ns = namespace("nested");
+    database.inTransaction(() -> {
+      table(ns, "outer", "v0");
+      try {
+        database.inTransaction(() -> {
+          table(ns, "inner", "v0");
+          throw new IllegalStateException("inner fails");
+        });
+      } catch (IllegalStateException expected) {
+        // the outer unit carries on
+      }
+    });
+    assertThat(objects.find(org.id(), ns.name(), new TableName("outer"))).isPresent();
+    assertThat(objects.find(org.id(), ns.name(), new TableName("inner"))).isEmpty();
+  }
+
+  @Test
+  void idempotencyRecordsReplayUntilTheyExpire() {
+    Instant now = Instant.now();
+    IdempotencyStore.Recorded first = new IdempotencyStore.Recorded("createTable", 200, "{}");
+    assertThat(idempotency.record(org.id(), "key-1", first, now.plusSeconds(60))).isTrue();
+    assertThat(idempotency.record(org.id(), "key-1",
+        new IdempotencyStore.Recorded("createTable", 200, "{\"other\":1}"), now.plusSeconds(60)))
+        .isFalse();
+    assertThat(idempotency.find(org.id(), "key-1", now)).contains(first);
+    assertThat(idempotency.find(org.id(), "key-1", now.plusSeconds(61))).isEmpty();
+    assertThat(idempotency.deleteExpired(now.plusSeconds(61))).isGreaterThanOrEqualTo(1);
+  }
+
+  private void claim(String path) {
+    claims.insert(new PrefixClaim(bucket.id(), new StoragePath(path),
+        new PrefixClaim.Owner(PrefixClaim.OwnerKind.NAMESPACE, UUID.randomUUID())));
+  }
+
+  private Namespace namespace(String name) {
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+    Namespace ns = new Namespace(UUID.randomUUID(), org.id(), new CatalogName(name), bucket.id(),
+        new StoragePath("warehouse/" + name), Map.of(), Optional.empty(), Map.of(),
+        Visibility.PRIVATE, now, now, Optional.empty());
+    namespaces.insert(ns);
+    return ns;
+  }
+
+  private CatalogObject table(Namespace ns, String name, String metadataLocation) {
+    CatalogObject table = object(ns, name, metadataLocation, CatalogObject.Kind.TABLE);
+    assertThat(objects.insert(table)).isTrue();
+    return table;
+  }
+
+  private CatalogObject object(Namespace ns, String name, String metadataLocation,
+      CatalogObject.Kind kind) {
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+    return new CatalogObject(UUID.randomUUID(), ns.id(), new TableName(name), kind,
+        metadataLocation, new StorageLocation(bucket.id(), ns.prefix().resolve(name)), false, now,
+        now);
+  }
+}
