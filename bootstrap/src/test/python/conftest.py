@@ -1,0 +1,76 @@
+"""Starts Floe the way a user would -- `java -jar floe.jar serve` on its embedded default -- for
+the engine tests, and stops it with SIGTERM afterwards, checking that it exits cleanly."""
+
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+
+import pytest
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[4]
+JAR = pathlib.Path(os.environ.get("FLOE_JAR", REPO_ROOT / "bootstrap" / "target" / "floe.jar"))
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Floe:
+    def __init__(self, port: int, data_dir: pathlib.Path, process: subprocess.Popen):
+        self.port = port
+        self.data_dir = data_dir
+        self.process = process
+
+    @property
+    def uri(self) -> str:
+        return f"http://127.0.0.1:{self.port}/iceberg"
+
+    @property
+    def token(self) -> str:
+        return (self.data_dir / "admin.token").read_text().strip()
+
+    warehouse = "my-org"
+
+
+def _wait_until_ready(port: int, process: subprocess.Popen, log: pathlib.Path) -> None:
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"Floe exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/ready", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError(f"Floe did not become ready:\n{log.read_text()}")
+
+
+@pytest.fixture(scope="session")
+def floe(tmp_path_factory) -> Floe:
+    assert JAR.is_file(), f"build the server first: {JAR} is missing"
+    data_dir = tmp_path_factory.mktemp("floe-data")
+    log = data_dir.parent / "floe.log"
+    port = _free_port()
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            ["java", "-jar", str(JAR), "serve", "--port", str(port), "--data-dir", str(data_dir)],
+            stdout=out, stderr=subprocess.STDOUT)
+    try:
+        _wait_until_ready(port, process, log)
+        yield Floe(port, data_dir, process)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            code = process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+    assert code in (0, 143), f"Floe did not stop cleanly ({code}):\n{log.read_text()}"
