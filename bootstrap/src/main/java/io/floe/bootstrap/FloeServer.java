@@ -1,5 +1,6 @@
 package io.floe.bootstrap;
 
+import io.floe.adapters.icechunk.BucketIcechunkRepositories;
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.persistence.EmbeddedPostgresServer;
@@ -10,9 +11,11 @@ import io.floe.adapters.persistence.JooqNamespaceStore;
 import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqPrincipalStore;
+import io.floe.adapters.persistence.JooqRepoStore;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
+import io.floe.adapters.rest.management.RepoRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.in.BucketSpec;
@@ -25,6 +28,7 @@ import io.floe.application.service.NamespaceService;
 import io.floe.application.service.OrgProvisioningService;
 import io.floe.application.service.PrefixClaimer;
 import io.floe.application.service.ReadinessService;
+import io.floe.application.service.RepoService;
 import io.floe.application.service.TablePlacement;
 import io.floe.application.service.TableService;
 import io.floe.application.service.ViewService;
@@ -94,11 +98,16 @@ public final class FloeServer implements AutoCloseable {
         clock, policy);
     IdempotencyService idempotency = new IdempotencyService(new JooqIdempotencyStore(database),
         database, clock, settings.idempotencyLifetime());
+    // Repos share the namespaces' soft-delete lifecycle, recovery period included.
+    RepoService repos = new RepoService(orgs, new JooqRepoStore(database),
+        new JooqNameRegistry(database), claimer, new BucketIcechunkRepositories(storage), storage,
+        database, ids, clock, policy, settings.namespaceRecoveryPeriod());
+    RepoRoutes repoRoutes = new RepoRoutes(authentication, repos);
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, namespaceService, tables, views, idempotency,
             settings.idempotencyLifetime()),
-        List.of());
+        List.of(repoRoutes::register));
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */

@@ -1,0 +1,83 @@
+package io.floe.adapters.rest.management;
+
+import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.in.CreateRepoCommand;
+import io.floe.application.port.in.ReposUseCase;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.util.function.Consumer;
+import org.apache.iceberg.exceptions.BadRequestException;
+
+/**
+ * The management API of an org's Icechunk repos: create, read, list, soft delete and restore, and
+ * browsing a repository's branches, tags, history and node attributes at any ref. Handlers only
+ * translate between HTTP and the use case.
+ */
+public final class RepoRoutes {
+  private static final String REPOS = "/orgs/{org}/repos";
+  private static final String REPO = REPOS + "/{repo}";
+  private static final int DEFAULT_LOG_LIMIT = 100;
+
+  private final AuthenticateUseCase authentication;
+  private final ReposUseCase repos;
+
+  public RepoRoutes(AuthenticateUseCase authentication, ReposUseCase repos) {
+    this.authentication = authentication;
+    this.repos = repos;
+  }
+
+  public void register(RoutesConfig routes) {
+    routes.post(REPOS, handle(r -> {
+      RepoBodies.CreateRepo body = r.body(RepoBodies.CreateRepo.class);
+      r.respond(201, RepoBodies.Repo.of(repos.create(r.scope(),
+          CreateRepoCommand.of(body.name(), body.bucketNickname(), body.description()))));
+    }));
+    // ?deleted=true lists the soft-deleted repos that can still be restored instead.
+    routes.get(REPOS, handle(r -> r.ok(RepoBodies.RepoList.of(
+        Boolean.parseBoolean(r.http().queryParam("deleted"))
+            ? repos.listDeleted(r.scope()) : repos.list(r.scope())))));
+    routes.get(REPO, handle(r -> r.ok(RepoBodies.Repo.of(repos.get(r.scope(), repo(r))))));
+    routes.delete(REPO, handle(r -> {
+      repos.delete(r.scope(), repo(r));
+      r.respond(204, null);
+    }));
+    routes.post(REPO + "/restore", handle(r ->
+        r.ok(RepoBodies.Repo.of(repos.restore(r.scope(), repo(r))))));
+    routes.get(REPO + "/refs", handle(r ->
+        r.ok(RepoBodies.Refs.of(repos.refs(r.scope(), repo(r))))));
+    routes.get(REPO + "/log", handle(r -> {
+      String ref = ref(r);
+      r.ok(RepoBodies.Log.of(ref, repos.log(r.scope(), repo(r), ref, limit(r))));
+    }));
+    routes.get(REPO + "/nodes", handle(r -> {
+      String ref = ref(r);
+      r.ok(RepoBodies.Node.of(ref, repos.node(r.scope(), repo(r), ref,
+          r.http().queryParam("path"))));
+    }));
+  }
+
+  private static String repo(ManagementRequest request) {
+    return request.http().pathParam("repo");
+  }
+
+  private static String ref(ManagementRequest request) {
+    String ref = request.http().queryParam("ref");
+    return ref == null || ref.isBlank() ? ReposUseCase.DEFAULT_REF : ref;
+  }
+
+  private static int limit(ManagementRequest request) {
+    String raw = request.http().queryParam("limit");
+    if (raw == null || raw.isBlank()) {
+      return DEFAULT_LOG_LIMIT;
+    }
+    try {
+      return Integer.parseInt(raw.strip());
+    } catch (NumberFormatException e) {
+      throw new BadRequestException("limit must be a number, got '%s'", raw);
+    }
+  }
+
+  private io.javalin.http.Handler handle(Consumer<ManagementRequest> handler) {
+    return (Context ctx) -> handler.accept(new ManagementRequest(ctx, authentication));
+  }
+}
