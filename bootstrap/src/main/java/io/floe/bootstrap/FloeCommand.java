@@ -1,5 +1,6 @@
 package io.floe.bootstrap;
 
+import io.floe.bootstrap.cli.ReposCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
             + "beside the tables.",
         "",
         "Run 'floe serve' to start a server; 'floe <command> --help' explains each command."},
-    subcommands = {ServeCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {ServeCommand.class, ReposCommand.class, CommandLine.HelpCommand.class})
 public final class FloeCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
