@@ -20,11 +20,11 @@ import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.in.BucketSpec;
 import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.AuthenticationService;
 import io.floe.application.service.CatalogLocator;
 import io.floe.application.service.IdempotencyService;
-import io.floe.application.service.NamespaceService;
 import io.floe.application.service.OrgProvisioningService;
 import io.floe.application.service.PrefixClaimer;
 import io.floe.application.service.ReadinessService;
@@ -40,6 +40,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -59,9 +60,10 @@ public final class FloeServer implements AutoCloseable {
   private final ServerSettings settings;
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   private final OrgProvisioningService provisioning;
+  private final JooqOrgStore orgs;
   private final FloeHttpServer http;
 
-  private FloeServer(ServerSettings settings) {
+  private FloeServer(ServerSettings settings, Clock clock, LifecycleProbe probe) {
     this.settings = settings;
     createDirectories(settings.dataDir());
     DatabaseSettings databaseSettings = settings.database().orElseGet(() -> {
@@ -75,10 +77,10 @@ public final class FloeServer implements AutoCloseable {
     StorageAdapters storage = new StorageAdapters();
     started.push(storage);
 
-    Clock clock = Clock.systemUTC();
     IdGenerator ids = new SecureRandomIdGenerator();
     AccessPolicy policy = new AccessPolicy();
     JooqOrgStore orgs = new JooqOrgStore(database);
+    this.orgs = orgs;
     JooqPrincipalStore principals = new JooqPrincipalStore(database);
     JooqNamespaceStore namespaces = new JooqNamespaceStore(database);
     JooqCatalogObjectStore objects = new JooqCatalogObjectStore(database);
@@ -89,9 +91,11 @@ public final class FloeServer implements AutoCloseable {
 
     this.provisioning = new OrgProvisioningService(orgs, principals, database, ids, clock);
     AuthenticationService authentication = new AuthenticationService(principals, orgs, clock);
-    NamespaceService namespaceService = new NamespaceService(orgs, namespaces,
-        new JooqNameRegistry(database), claimer, database, ids, clock, policy,
-        settings.namespaceRecoveryPeriod());
+    NamespaceModule namespaceModule = new NamespaceModule(database, orgs, namespaces, claimer,
+        storage, ids, clock, policy, settings.namespaceRecoveryPeriod(), probe);
+    // The hourly cleanup; its first pass also finishes whatever a crash left half done.
+    started.push(new CleanupScheduler(namespaceModule.cleanup, Duration.ofMinutes(1),
+        Duration.ofHours(1)));
     TableService tables = new TableService(locator, objects, metadataFiles, placement, database,
         ids, clock, policy);
     ViewService views = new ViewService(locator, objects, metadataFiles, placement, database, ids,
@@ -105,16 +109,24 @@ public final class FloeServer implements AutoCloseable {
     RepoRoutes repoRoutes = new RepoRoutes(authentication, repos);
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
-        new IcebergRoutes(authentication, namespaceService, tables, views, idempotency,
-            settings.idempotencyLifetime()),
-        List.of(repoRoutes::register));
+        new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, tables, views,
+            idempotency, settings.idempotencyLifetime()),
+        List.of(repoRoutes::register, namespaceModule.routes(authentication)));
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */
   public static FloeServer start(ServerSettings settings) {
+    return start(settings, Clock.systemUTC(), LifecycleProbe.NONE);
+  }
+
+  /**
+   * Starts a server with its clock and its probe given: tests move time past a recovery period,
+   * and stop a change between two steps to see what the next start makes of it.
+   */
+  static FloeServer start(ServerSettings settings, Clock clock, LifecycleProbe probe) {
     FloeServer server = null;
     try {
-      server = new FloeServer(settings);
+      server = new FloeServer(settings, clock, probe);
       server.provisionDefaultOrg();
       server.http.start(settings.bind(), settings.port());
       server.started.push(server.http);
@@ -136,6 +148,12 @@ public final class FloeServer implements AutoCloseable {
     createDirectories(bucketDirectory);
     return provisioning.provisionIfAbsent(org, BucketSpec.local("default",
         bucketDirectory.toAbsolutePath().toString()), presetToken, deliverToken);
+  }
+
+  /** An operator's switch for an org's Iceberg feature flag. */
+  public void setIcebergEnabled(OrgName org, boolean enabled) {
+    orgs.setIcebergEnabled(orgs.findOrg(org)
+        .orElseThrow(() -> new IllegalArgumentException("no org " + org)).id(), enabled);
   }
 
   public int port() {

@@ -45,6 +45,15 @@ final class ManagementApi {
     }
   }
 
+  Reply patch(String path, Object body) {
+    try {
+      return send(request(path).method("PATCH", HttpRequest.BodyPublishers.ofString(
+          JSON.writeValueAsString(body))));
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   private HttpRequest.Builder request(String path) {
     return HttpRequest.newBuilder(URI.create(baseUri + path))
         .header("Authorization", "Bearer " + token)

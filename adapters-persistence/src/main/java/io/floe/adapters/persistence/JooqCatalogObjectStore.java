@@ -91,7 +91,7 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore {
     return dsl.deleteFrom(CATALOG_OBJECTS).where(CATALOG_OBJECTS.ID.eq(objectId)).execute() == 1;
   }
 
-  private static CatalogObject toObject(CatalogObjectsRecord row) {
+  static CatalogObject toObject(CatalogObjectsRecord row) {
     return new CatalogObject(row.getId(), row.getNamespaceId(), new TableName(row.getName()),
         CatalogObject.Kind.valueOf(row.getKind()), row.getMetadataLocation(),
         new StorageLocation(row.getBucketId(), new StoragePath(row.getLocation())),

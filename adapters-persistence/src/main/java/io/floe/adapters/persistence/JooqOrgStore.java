@@ -46,6 +46,11 @@ public final class JooqOrgStore implements OrgStore {
   }
 
   @Override
+  public void setIcebergEnabled(UUID orgId, boolean enabled) {
+    dsl.update(ORGS).set(ORGS.ICEBERG_ENABLED, enabled).where(ORGS.ID.eq(orgId)).execute();
+  }
+
+  @Override
   public List<BucketConfig> buckets(UUID orgId) {
     return dsl.selectFrom(BUCKET_CONFIGS).where(BUCKET_CONFIGS.ORG_ID.eq(orgId))
         .orderBy(BUCKET_CONFIGS.NICKNAME).fetch(JooqOrgStore::toBucket);

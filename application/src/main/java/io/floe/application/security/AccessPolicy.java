@@ -25,6 +25,26 @@ public final class AccessPolicy {
   }
 
   /**
+   * The rule of {@link #canSee} for listings that filter in the store: must say yes to exactly the
+   * namespaces {@code canSee} says yes to.
+   */
+  public ListingScope listingScope(OrgContext context) {
+    return context.isAdmin() ? ListingScope.all()
+        : new ListingScope(false, java.util.Set.of(Visibility.AUTHENTICATED_PUBLIC));
+  }
+
+  /** Every action the caller may take on the namespace, as listings report it. */
+  public java.util.Set<Action> effectiveActions(OrgContext context, Namespace namespace) {
+    java.util.Set<Action> actions = java.util.EnumSet.noneOf(Action.class);
+    for (Action action : Action.values()) {
+      if (allows(context, action, namespace)) {
+        actions.add(action);
+      }
+    }
+    return actions;
+  }
+
+  /**
    * Requires {@code action}; callers check visibility first, so a refusal here is a 403 about
    * something the caller may already know exists.
    */

@@ -32,6 +32,15 @@ public final class PrefixClaimer {
   }
 
   public void claim(BucketConfig bucket, PrefixClaim claim, String markerJson) {
+    reserve(bucket, claim);
+    writeMarker(bucket, claim.path(), markerJson);
+  }
+
+  /**
+   * Records the claim after the overlap and emptiness checks, without writing the marker: the
+   * first half of a creation that commits its claim before it touches storage.
+   */
+  public void reserve(BucketConfig bucket, PrefixClaim claim) {
     orgs.lockBucket(bucket.id());
     List<PrefixClaim> overlapping = claims.overlapping(bucket.id(), claim.path());
     if (!overlapping.isEmpty()) {
@@ -45,7 +54,10 @@ public final class PrefixClaimer {
           + "claims empty prefixes", claim.path(), bucket.nickname());
     }
     claims.insert(claim);
-    bucketStorage.put(markerOf(claim.path()), markerJson.getBytes(StandardCharsets.UTF_8));
+  }
+
+  public void writeMarker(BucketConfig bucket, StoragePath prefix, String markerJson) {
+    storage.open(bucket).put(markerOf(prefix), markerJson.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Removes the marker of a claim whose transaction did not commit. */

@@ -16,6 +16,9 @@ public interface OrgStore {
 
   void insertOrg(Org org);
 
+  /** Turns the org's Iceberg feature flag on or off: an operator's decision, not an org's. */
+  void setIcebergEnabled(UUID orgId, boolean enabled);
+
   List<BucketConfig> buckets(UUID orgId);
 
   Optional<BucketConfig> bucket(UUID orgId, CatalogName nickname);

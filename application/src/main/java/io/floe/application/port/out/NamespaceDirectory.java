@@ -1,0 +1,33 @@
+package io.floe.application.port.out;
+
+import io.floe.application.port.in.NamespaceQuery;
+import io.floe.application.port.in.Page;
+import io.floe.application.port.in.TableQuery;
+import io.floe.application.security.ListingScope;
+import io.floe.domain.CatalogName;
+import io.floe.domain.CatalogObject;
+import io.floe.domain.Namespace;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Namespace and table listings for people. Filtering, sorting and paging happen in the store, so
+ * a page costs the same however many namespaces the org has; {@code scope} says which namespaces
+ * the caller may see.
+ */
+public interface NamespaceDirectory {
+  /** A namespace with what listings show beside it. */
+  record Listed(Namespace namespace, String bucketNickname, long tableCount) {}
+
+  Optional<Listed> findLive(UUID orgId, CatalogName name);
+
+  /** Every live namespace in scope by name, and with {@code ghostsAt} the restorable deleted ones. */
+  List<Listed> list(UUID orgId, ListingScope scope, Optional<Instant> ghostsAt);
+
+  Page<Listed> search(UUID orgId, ListingScope scope, NamespaceQuery query, Instant now);
+
+  /** A page of one namespace's tables (not views), from their catalog rows. */
+  Page<CatalogObject> tables(UUID namespaceId, TableQuery query);
+}

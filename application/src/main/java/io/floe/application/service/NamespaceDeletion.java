@@ -1,0 +1,79 @@
+package io.floe.application.service;
+
+import io.floe.application.port.in.DeleteNamespaceCommand;
+import io.floe.application.port.out.NameRegistry;
+import io.floe.application.port.out.NamespaceLifecycleStore;
+import io.floe.application.port.out.NamespaceStore;
+import io.floe.application.port.out.UnitOfWork;
+import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.OrgContext;
+import io.floe.domain.Action;
+import io.floe.domain.CatalogName;
+import io.floe.domain.Namespace;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+
+/**
+ * Deleting and restoring namespaces. A delete never touches storage: it marks the namespace and
+ * leaves the bytes to {@link NamespaceCleanup}, which runs once the recovery period has passed.
+ */
+public final class NamespaceDeletion {
+  private final NamespaceStore namespaces;
+  private final NamespaceLifecycleStore lifecycle;
+  private final NameRegistry names;
+  private final UnitOfWork unitOfWork;
+  private final Clock clock;
+  private final AccessPolicy policy;
+  private final Duration recoveryPeriod;
+
+  public NamespaceDeletion(NamespaceStore namespaces, NamespaceLifecycleStore lifecycle,
+      NameRegistry names, UnitOfWork unitOfWork, Clock clock, AccessPolicy policy,
+      Duration recoveryPeriod) {
+    this.namespaces = namespaces;
+    this.lifecycle = lifecycle;
+    this.names = names;
+    this.unitOfWork = unitOfWork;
+    this.clock = clock;
+    this.policy = policy;
+    this.recoveryPeriod = recoveryPeriod;
+  }
+
+  public void delete(OrgContext context, CatalogName name, DeleteNamespaceCommand command) {
+    unitOfWork.inTransaction(() -> {
+      // The row lock makes a concurrent delete or restore of the same namespace wait.
+      Namespace found = lifecycle.lockLive(context.org().id(), name)
+          .filter(namespace -> policy.canSee(context, namespace))
+          .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", name));
+      policy.require(context, Action.MANAGE, found);
+      if (namespaces.hasObjects(found.id())) {
+        throw new NamespaceNotEmptyException(
+            "Namespace %s is not empty: drop its tables and views first", name);
+      }
+      Instant now = clock.instant();
+      // Without a recovery period there is nothing to restore, so the name is free at once; the
+      // prefix stays claimed until the cleanup pass has emptied it.
+      boolean releaseName = command.immediate() || recoveryPeriod.isZero();
+      Instant purgeAfter = command.immediate() ? now : now.plus(recoveryPeriod);
+      lifecycle.markDeleted(found.id(), now, purgeAfter, command.retainData(), releaseName);
+      if (releaseName) {
+        names.release(context.org().id(), found.name());
+      }
+    });
+  }
+
+  public Namespace restore(OrgContext context, CatalogName name) {
+    return unitOfWork.inTransaction(() -> {
+      Namespace ghost = lifecycle.lockRestorable(context.org().id(), name, clock.instant())
+          .filter(namespace -> policy.canSee(context, namespace))
+          .orElseThrow(() -> new NoSuchNamespaceException(
+              "No deleted namespace %s can be restored: it does not exist, its recovery period "
+                  + "has passed, or it was deleted immediately", name));
+      policy.require(context, Action.MANAGE, ghost);
+      // The name is still held by this namespace, so no live namespace or repo can have it.
+      return lifecycle.restore(ghost.id(), clock.instant());
+    });
+  }
+}

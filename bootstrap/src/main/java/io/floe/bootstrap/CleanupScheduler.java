@@ -1,0 +1,52 @@
+package io.floe.bootstrap;
+
+import io.floe.application.port.in.RunCleanupUseCase.CleanupReport;
+import io.floe.application.service.NamespaceCleanup;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the cleanup pass soon after start, which finishes whatever a crash left half done, and
+ * then every {@code period}. One daemon thread; a failed pass is logged and the next one retries.
+ */
+final class CleanupScheduler implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(CleanupScheduler.class);
+
+  private final ScheduledExecutorService executor;
+
+  CleanupScheduler(NamespaceCleanup cleanup, Duration firstRunAfter, Duration period) {
+    this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+      Thread thread = new Thread(runnable, "floe-cleanup");
+      thread.setDaemon(true);
+      return thread;
+    });
+    executor.scheduleWithFixedDelay(() -> runQuietly(cleanup), firstRunAfter.toMillis(),
+        period.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private static void runQuietly(NamespaceCleanup cleanup) {
+    try {
+      CleanupReport report = cleanup.run(Optional.empty());
+      if (report.namespacesPurged() + report.creationsUndone() + report.failures() > 0) {
+        LOG.info("cleanup pass: {}", report);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("cleanup pass failed; the next one retries", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package io.floe.bootstrap;
+
+import io.floe.adapters.persistence.Database;
+import io.floe.adapters.persistence.JooqNameRegistry;
+import io.floe.adapters.persistence.JooqNamespaceDirectory;
+import io.floe.adapters.persistence.JooqNamespaceLifecycleStore;
+import io.floe.adapters.persistence.JooqNamespaceStore;
+import io.floe.adapters.persistence.JooqOrgStore;
+import io.floe.adapters.persistence.JooqPendingCreationStore;
+import io.floe.adapters.persistence.JooqPrefixClaimStore;
+import io.floe.adapters.rest.management.NamespaceManagementRoutes;
+import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.out.BucketStorageProvider;
+import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.LifecycleProbe;
+import io.floe.application.security.AccessPolicy;
+import io.floe.application.service.CreationRepair;
+import io.floe.application.service.NamespaceCleanup;
+import io.floe.application.service.NamespaceCreation;
+import io.floe.application.service.NamespaceDeletion;
+import io.floe.application.service.NamespaceManagementService;
+import io.floe.application.service.NamespaceService;
+import io.floe.application.service.PrefixClaimer;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * The wiring of namespaces: one model behind both the Iceberg REST namespaces and the management
+ * API, with its lifecycle (two-phase create, soft delete, restore, cleanup).
+ */
+final class NamespaceModule {
+  final NamespaceService icebergNamespaces;
+  final NamespaceManagementService management;
+  final NamespaceCleanup cleanup;
+
+  NamespaceModule(Database database, JooqOrgStore orgs, JooqNamespaceStore namespaces,
+      PrefixClaimer claimer, BucketStorageProvider storage, IdGenerator ids, Clock clock,
+      AccessPolicy policy, Duration recoveryPeriod, LifecycleProbe probe) {
+    JooqNameRegistry names = new JooqNameRegistry(database);
+    JooqPrefixClaimStore claims = new JooqPrefixClaimStore(database);
+    JooqPendingCreationStore pending = new JooqPendingCreationStore(database);
+    JooqNamespaceLifecycleStore lifecycle = new JooqNamespaceLifecycleStore(database);
+    CreationRepair repair = new CreationRepair(pending, claims, names, orgs, storage, database);
+    NamespaceCreation creation = new NamespaceCreation(orgs, namespaces, names, claimer, pending,
+        repair, database, ids, clock, policy, probe);
+    NamespaceDeletion deletion = new NamespaceDeletion(namespaces, lifecycle, names, database,
+        clock, policy, recoveryPeriod);
+    this.icebergNamespaces = new NamespaceService(namespaces, creation, deletion, database, clock,
+        policy);
+    this.management = new NamespaceManagementService(creation, deletion,
+        new JooqNamespaceDirectory(database), lifecycle, database, clock, policy);
+    this.cleanup = new NamespaceCleanup(lifecycle, namespaces, names, claims, orgs, storage,
+        repair, database, clock, probe, policy);
+  }
+
+  NamespaceManagementRoutes routes(AuthenticateUseCase authentication) {
+    return new NamespaceManagementRoutes(authentication, management, cleanup);
+  }
+}
