@@ -37,10 +37,16 @@ public final class CompatibilityKitServer implements LauncherSessionListener {
         // The kit drops and re-creates the same namespaces between tests.
         .withNamespaceRecoveryPeriod(Duration.ZERO);
     server = FloeServer.start(settings);
+    // Not every test runner closes its launcher session; never leave the server running.
+    Runtime.getRuntime().addShutdownHook(new Thread(this::stop));
   }
 
   @Override
   public void launcherSessionClosed(LauncherSession session) {
+    stop();
+  }
+
+  private synchronized void stop() {
     if (server != null) {
       server.close();
       server = null;

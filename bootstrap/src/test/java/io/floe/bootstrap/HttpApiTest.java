@@ -1,0 +1,161 @@
+package io.floe.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The HTTP surface as any client sees it: health, auth, config, errors in the Iceberg model. */
+class HttpApiTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @TempDir static Path directory;
+  private static TestFloe floe;
+  private static TestFloe.Org org;
+
+  @BeforeAll
+  static void start() {
+    floe = TestFloe.start(directory);
+    org = floe.newOrg();
+  }
+
+  @AfterAll
+  static void stop() {
+    floe.close();
+  }
+
+  @Test
+  void healthAndReadinessAnswerWithoutAToken() throws Exception {
+    assertThat(send(get("/health")).statusCode()).isEqualTo(200);
+    HttpResponse<String> ready = send(get("/ready"));
+    assertThat(ready.statusCode()).isEqualTo(200);
+    assertThat(ready.body()).contains("ready");
+  }
+
+  @Test
+  void theCatalogNeedsAValidBearerToken() throws Exception {
+    assertError(send(get("/iceberg/v1/config?warehouse=" + org.warehouse())), 401,
+        "NotAuthorizedException");
+    assertError(send(get("/iceberg/v1/config?warehouse=" + org.warehouse(), "ema_" + "0".repeat(64))),
+        401, "NotAuthorizedException");
+    assertError(send(get("/iceberg/v1/" + org.warehouse() + "/namespaces", "not-even-a-token")),
+        401, "NotAuthorizedException");
+  }
+
+  @Test
+  void configReturnsThePrefixAndEndpointsOfTheOrgsWarehouse() throws Exception {
+    HttpResponse<String> response =
+        send(get("/iceberg/v1/config?warehouse=" + org.warehouse(), org.token()));
+    assertThat(response.statusCode()).isEqualTo(200);
+    JsonNode config = JSON.readTree(response.body());
+    assertThat(config.path("overrides").path("prefix").asText()).isEqualTo(org.warehouse());
+    assertThat(config.path("defaults").isObject()).isTrue();
+    assertThat(config.path("endpoints").toString())
+        .contains("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}")
+        .contains("POST /v1/{prefix}/transactions/commit");
+  }
+
+  @Test
+  void anUnknownWarehouseAndAnotherOrgsWarehouseLookTheSame() throws Exception {
+    TestFloe.Org other = floe.newOrg();
+    HttpResponse<String> unknown = send(get("/iceberg/v1/config?warehouse=nope", org.token()));
+    HttpResponse<String> foreign =
+        send(get("/iceberg/v1/config?warehouse=" + other.warehouse(), org.token()));
+    assertError(unknown, 404, "NoSuchWarehouseException");
+    assertError(foreign, 404, "NoSuchWarehouseException");
+    assertError(send(get("/iceberg/v1/" + other.warehouse() + "/namespaces", org.token())), 404,
+        "NoSuchWarehouseException");
+  }
+
+  @Test
+  void aMissingWarehouseParameterIsABadRequest() throws Exception {
+    assertError(send(get("/iceberg/v1/config", org.token())), 400, "BadRequestException");
+  }
+
+  @Test
+  void nestedNamespacesAreRefusedWithAMessageThatSaysWhy() throws Exception {
+    HttpResponse<String> response = send(post("/iceberg/v1/" + org.warehouse() + "/namespaces",
+        "{\"namespace\":[\"a\",\"b\"]}"));
+    assertError(response, 400, "BadRequestException");
+    assertThat(response.body()).contains("Namespaces are flat");
+  }
+
+  @Test
+  void malformedAndOversizedBodiesAreRefusedCleanly() throws Exception {
+    assertError(send(post("/iceberg/v1/" + org.warehouse() + "/namespaces", "{not json")), 400,
+        "BadRequestException");
+    String huge = "{\"namespace\":[\"x\"],\"properties\":{\"k\":\"" + "a".repeat(9 * 1024 * 1024)
+        + "\"}}";
+    HttpResponse<String> tooLarge =
+        send(post("/iceberg/v1/" + org.warehouse() + "/namespaces", huge));
+    assertThat(tooLarge.statusCode()).isEqualTo(413);
+    assertThat(JSON.readTree(tooLarge.body()).path("error").path("code").asInt()).isEqualTo(413);
+    assertError(send(get("/iceberg/v1/" + org.warehouse() + "/namespaces/x", org.token())), 404,
+        "NoSuchNamespaceException");
+  }
+
+  @Test
+  void unknownRoutesAnswerInTheIcebergErrorModel() throws Exception {
+    assertError(send(get("/iceberg/v1/" + org.warehouse() + "/nothing-here", org.token())), 404,
+        "NotFoundException");
+  }
+
+  @Test
+  void anIdempotencyKeyReplaysTheFirstResponse() throws Exception {
+    String body = "{\"namespace\":[\"idem\"],\"properties\":{\"owner\":\"ci\"}}";
+    HttpRequest first = HttpRequest.newBuilder(uri("/iceberg/v1/" + org.warehouse() + "/namespaces"))
+        .header("Authorization", "Bearer " + org.token()).header("Idempotency-Key", "k-1")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    HttpResponse<String> created = send(first);
+    HttpResponse<String> replayed = send(first);
+    assertThat(created.statusCode()).isEqualTo(200);
+    assertThat(replayed.statusCode()).isEqualTo(200);
+    assertThat(replayed.body()).isEqualTo(created.body());
+    // Without the key the same request is a conflict: the namespace exists once.
+    assertError(send(post("/iceberg/v1/" + org.warehouse() + "/namespaces", body)), 409,
+        "AlreadyExistsException");
+  }
+
+  private static void assertError(HttpResponse<String> response, int status, String type)
+      throws IOException {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+    JsonNode error = JSON.readTree(response.body()).path("error");
+    assertThat(error.path("code").asInt()).isEqualTo(status);
+    assertThat(error.path("type").asText()).isEqualTo(type);
+    assertThat(error.path("message").asText()).isNotBlank();
+  }
+
+  private static URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + floe.server().port() + path);
+  }
+
+  private static HttpRequest get(String path) {
+    return HttpRequest.newBuilder(uri(path)).GET().build();
+  }
+
+  private static HttpRequest get(String path, String token) {
+    return HttpRequest.newBuilder(uri(path)).header("Authorization", "Bearer " + token).GET()
+        .build();
+  }
+
+  private static HttpRequest post(String path, String body) {
+    return HttpRequest.newBuilder(uri(path)).header("Authorization", "Bearer " + org.token())
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+  }
+
+  private static HttpResponse<String> send(HttpRequest request)
+      throws IOException, InterruptedException {
+    return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+}
