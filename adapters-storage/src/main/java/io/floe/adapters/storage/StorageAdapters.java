@@ -4,23 +4,43 @@ import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.adapters.storage.local.LocalFileIO;
 import io.floe.adapters.storage.s3.S3BucketStorage;
 import io.floe.adapters.storage.s3.S3Clients;
+import io.floe.adapters.storage.s3.S3CredentialVendor;
 import io.floe.adapters.storage.s3.S3MetadataFileIo;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.BucketStorageProvider;
+import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.MetadataFileIoProvider;
 import io.floe.domain.BucketConfig;
+import io.floe.domain.StoragePath;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
 import org.apache.iceberg.io.FileIO;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sts.StsClient;
 
 /**
- * Opens object storage and Iceberg FileIO for each platform a bucket can be on. Clients and
- * FileIOs are kept per bucket: they hold connection pools.
+ * Opens object storage and Iceberg FileIO, and vends table-scoped credentials, for each platform
+ * a bucket can be on. Clients and FileIOs are kept per bucket: they hold connection pools.
  */
 public final class StorageAdapters implements BucketStorageProvider, MetadataFileIoProvider,
-    AutoCloseable {
+    CredentialVendor, AutoCloseable {
+  /** How long vended credentials last; engines refresh them through the credentials route. */
+  public static final Duration DEFAULT_CREDENTIAL_LIFETIME = Duration.ofHours(1);
+
   private final ClientCache<FileIO> fileIos = new ClientCache<>(StorageAdapters::newFileIo);
   private final ClientCache<S3Client> s3Clients = new ClientCache<>(S3Clients::s3);
+  private final ClientCache<StsClient> stsClients =
+      new ClientCache<>(S3CredentialVendor::stsClient);
+  private final S3CredentialVendor s3Vendor;
+
+  public StorageAdapters() {
+    this(DEFAULT_CREDENTIAL_LIFETIME);
+  }
+
+  public StorageAdapters(Duration credentialLifetime) {
+    this.s3Vendor = new S3CredentialVendor(stsClients::get, credentialLifetime);
+  }
 
   @Override
   public BucketStorage open(BucketConfig bucket) {
@@ -44,9 +64,21 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
     };
   }
 
+  /** Local buckets are the server's own disk: engines on the same machine need no keys. */
+  @Override
+  public Optional<VendedCredentials> vend(BucketConfig bucket, StoragePath location,
+      Access access, String requester) {
+    return switch (bucket.platform()) {
+      case LOCAL -> Optional.empty();
+      case S3, S3_COMPATIBLE -> s3Vendor.vend(bucket, location, access, requester);
+      default -> throw new UnsupportedPlatformException(bucket);
+    };
+  }
+
   @Override
   public void close() {
     fileIos.close();
     s3Clients.close();
+    stsClients.close();
   }
 }

@@ -1,26 +1,21 @@
 package io.floe.adapters.storage.servers;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
- * A protocol server from PyPI (moto, a GCS emulator) run for a test on a free loopback port.
- * The Python is {@code -Dfloe.python}, else the repository's {@code .venv}. A missing Python or
- * package fails the test; only {@code -Dfloe.skipPythonServers=true} skips it. The server ends
- * with the JVM, and after an hour in any case.
+ * A protocol server from PyPI (moto, a GCS emulator) run for a test on a free loopback port
+ * with {@link TestPython}. The server ends with the JVM, and after an hour in any case.
  */
 public final class PythonServer implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
@@ -40,21 +35,22 @@ public final class PythonServer implements AutoCloseable {
   }
 
   /**
-   * Starts {@code module} (run as {@code python -m module}) with {@code args}, where the
-   * placeholder {@code {port}} is replaced by the chosen port, and waits until it accepts
-   * connections. {@code requiredImport} is checked first, to fail with a clear message.
+   * Starts {@code module} as {@code python -m module} would, with {@code args} in which
+   * {@code {port}} stands for the chosen port, and waits until it accepts connections.
+   * {@code requiredModules} are imported first, to fail with a clear message.
    */
-  public static PythonServer start(String requiredImport, String module, String... args) {
-    skipIfRequested();
-    Path python = requirePython(requiredImport);
+  public static PythonServer start(String requiredModules, String module, String... args) {
+    Path python = TestPython.require(requiredModules);
     AssertionError last = null;
     for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
       int port = freePort();
-      List<String> command = new ArrayList<>(List.of(python.toString(), launcher().toString(),
-          Integer.toString(MAX_LIFE_SECONDS), module));
+      List<String> launcherArgs = new ArrayList<>(List.of(Integer.toString(MAX_LIFE_SECONDS),
+          module));
       for (String arg : args) {
-        command.add(arg.replace("{port}", Integer.toString(port)));
+        launcherArgs.add(arg.replace("{port}", Integer.toString(port)));
       }
+      List<String> command = TestPython.command(python, "serve_until_parent_exits.py",
+          launcherArgs);
       PythonServer server;
       try {
         server = new PythonServer(new ProcessBuilder(command).redirectErrorStream(true).start(),
@@ -115,65 +111,8 @@ public final class PythonServer implements AutoCloseable {
     }
   }
 
-  public static boolean skipRequested() {
-    return Boolean.getBoolean("floe.skipPythonServers");
-  }
-
-  private static void skipIfRequested() {
-    Assumptions.assumeFalse(skipRequested(), "floe.skipPythonServers=true");
-  }
-
-  private static Path requirePython(String requiredImport) {
-    Path python = python();
-    if (!Files.isExecutable(python)) {
-      fail("tests against Python servers need a Python at " + python + " with the packages in "
-          + ".ci/python-requirements.txt (set -Dfloe.python=..., or -Dfloe.skipPythonServers=true "
-          + "to skip them)");
-    }
-    try {
-      Process check = new ProcessBuilder(python.toString(), "-c", "import " + requiredImport)
-          .redirectErrorStream(true).start();
-      String text = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!check.waitFor(60, TimeUnit.SECONDS) || check.exitValue() != 0) {
-        fail(python + " cannot import " + requiredImport + " (pip install -r "
-            + ".ci/python-requirements.txt, or -Dfloe.skipPythonServers=true):\n" + text);
-      }
-    } catch (IOException e) {
-      fail("could not run " + python, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      fail("interrupted", e);
-    }
-    return python;
-  }
-
-  static Path python() {
-    String configured = System.getProperty("floe.python");
-    if (configured != null && !configured.isBlank()) {
-      return Path.of(configured);
-    }
-    return repoRoot().resolve(".venv/bin/python");
-  }
-
-  private static Path launcher() {
-    Path local = Path.of(System.getProperty("user.dir"), "src/test/python/serve_until_parent_exits.py");
-    return Files.exists(local) ? local
-        : repoRoot().resolve("adapters-storage/src/test/python/serve_until_parent_exits.py");
-  }
-
-  private static Path repoRoot() {
-    Path start = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-    for (Path p = start; p != null; p = p.getParent()) {
-      if (Files.isDirectory(p.resolve(".ci"))) {
-        return p;
-      }
-    }
-    return start;
-  }
-
   private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1,
-        java.net.InetAddress.getByName("127.0.0.1"))) {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       return socket.getLocalPort();
     } catch (IOException e) {
       throw new AssertionError("no free port", e);

@@ -1,0 +1,42 @@
+package io.floe.application.port.out;
+
+import io.floe.domain.BucketConfig;
+import io.floe.domain.StoragePath;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Short-lived storage credentials that reach one table's location and nothing else, so that
+ * engines never hold the bucket's own keys.
+ */
+public interface CredentialVendor {
+
+  /** What the credentials may do under the location. */
+  enum Access { READ_ONLY, READ_WRITE }
+
+  /**
+   * Iceberg FileIO properties (keys, session token, region, endpoint, expiry) and the instant
+   * they stop working.
+   */
+  record VendedCredentials(Map<String, String> config, Instant expiresAt) {
+    public VendedCredentials {
+      config = Map.copyOf(config);
+      Objects.requireNonNull(expiresAt, "expiresAt");
+    }
+  }
+
+  /**
+   * Credentials for {@code location} and everything beneath it in {@code bucket}; empty when the
+   * platform needs none (a local disk) or the bucket is not set up to vend them (for S3, no role
+   * to assume). {@code requester} names the caller in the storage provider's audit log.
+   */
+  Optional<VendedCredentials> vend(BucketConfig bucket, StoragePath location, Access access,
+      String requester);
+
+  /** A vendor for deployments whose buckets need no credentials. */
+  static CredentialVendor none() {
+    return (bucket, location, access, requester) -> Optional.empty();
+  }
+}
