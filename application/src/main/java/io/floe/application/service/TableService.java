@@ -3,8 +3,11 @@ package io.floe.application.service;
 import io.floe.application.iceberg.FlatIdentifiers;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.iceberg.PageToken;
+import io.floe.application.port.in.AccessDelegation;
 import io.floe.application.port.in.IcebergTablesUseCase;
 import io.floe.application.port.out.CatalogObjectStore;
+import io.floe.application.port.out.CredentialVendor;
+import io.floe.application.port.out.CredentialVendor.Access;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
@@ -14,12 +17,14 @@ import io.floe.domain.BucketConfig;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.Namespace;
 import io.floe.domain.StorageLocation;
+import io.floe.domain.StoragePath;
 import io.floe.domain.TableName;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.PartitionSpec;
@@ -32,6 +37,8 @@ import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
+import org.apache.iceberg.rest.credentials.Credential;
+import org.apache.iceberg.rest.credentials.ImmutableCredential;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.requests.RegisterTableRequest;
@@ -57,10 +64,19 @@ public final class TableService implements IcebergTablesUseCase {
   private final IdGenerator ids;
   private final Clock clock;
   private final AccessPolicy policy;
+  private final CredentialVendor vendor;
 
   public TableService(CatalogLocator locator, CatalogObjectStore objects, MetadataFiles files,
       TablePlacement placement, UnitOfWork unitOfWork, IdGenerator ids, Clock clock,
       AccessPolicy policy) {
+    this(locator, objects, files, placement, unitOfWork, ids, clock, policy,
+        CredentialVendor.none());
+  }
+
+  public TableService(CatalogLocator locator, CatalogObjectStore objects, MetadataFiles files,
+      TablePlacement placement, UnitOfWork unitOfWork, IdGenerator ids, Clock clock,
+      AccessPolicy policy, CredentialVendor vendor) {
+    this.vendor = vendor;
     this.locator = locator;
     this.objects = objects;
     this.files = files;
@@ -75,13 +91,21 @@ public final class TableService implements IcebergTablesUseCase {
   @Override
   public ListTablesResponse list(OrgContext context, org.apache.iceberg.catalog.Namespace namespace,
       String pageToken, Integer pageSize) {
-    return CatalogListing.list(locator.namespace(context, namespace), objects,
+    Namespace found = locator.namespace(context, namespace);
+    return CatalogListing.list(found, policy.tableScope(context, found), objects,
         CatalogObject.Kind.TABLE, namespace, pageToken, pageSize);
   }
 
   @Override
   public LoadTableResponse create(OrgContext context,
       org.apache.iceberg.catalog.Namespace namespaceId, CreateTableRequest request) {
+    return create(context, namespaceId, request, Set.of());
+  }
+
+  @Override
+  public LoadTableResponse create(OrgContext context,
+      org.apache.iceberg.catalog.Namespace namespaceId, CreateTableRequest request,
+      Set<AccessDelegation> delegation) {
     request.validate();
     Namespace namespace = locator.namespace(context, namespaceId);
     policy.require(context, Action.WRITE, namespace);
@@ -104,7 +128,9 @@ public final class TableService implements IcebergTablesUseCase {
         request.writeOrder() != null ? request.writeOrder() : SortOrder.unsorted(),
         placed.rootUri(), properties);
     if (request.stageCreate()) {
-      return LoadTableResponse.builder().withTableMetadata(metadata).build();
+      // The engine writes data files before the create commits: it needs access already.
+      return withStorageAccess(context, LoadTableResponse.builder().withTableMetadata(metadata),
+          placed.bucket(), placed.location().path(), Access.READ_WRITE, delegation);
     }
     TableMetadata written = files.writeTable(placed.bucket(), metadata, Optional.empty());
     try {
@@ -117,13 +143,20 @@ public final class TableService implements IcebergTablesUseCase {
       placed.undo().accept(e);
       throw e;
     }
-    return LoadTableResponse.builder().withTableMetadata(written).build();
+    return withStorageAccess(context, LoadTableResponse.builder().withTableMetadata(written),
+        placed.bucket(), placed.location().path(), Access.READ_WRITE, delegation);
   }
 
   @Override
   public LoadedTable load(OrgContext context, TableIdentifier identifier, SnapshotMode mode) {
+    return load(context, identifier, mode, Set.of());
+  }
+
+  @Override
+  public LoadedTable load(OrgContext context, TableIdentifier identifier, SnapshotMode mode,
+      Set<AccessDelegation> delegation) {
     ResolvedObject table = locator.table(context, identifier);
-    policy.require(context, Action.READ, table.namespace());
+    policy.require(context, Action.READ, table.namespace(), table.object());
     TableMetadata metadata = files.readTable(table.bucket(), table.object().metadataLocation());
     if (mode == SnapshotMode.REFS) {
       metadata = TableMetadata.buildFrom(metadata)
@@ -131,14 +164,16 @@ public final class TableService implements IcebergTablesUseCase {
           .suppressHistoricalSnapshots()
           .build();
     }
-    return new LoadedTable(LoadTableResponse.builder().withTableMetadata(metadata).build(),
+    return new LoadedTable(withStorageAccess(context,
+        LoadTableResponse.builder().withTableMetadata(metadata), table.bucket(),
+        table.object().location().path(), accessFor(context, table), delegation),
         table.object().metadataLocation());
   }
 
   @Override
   public String currentMetadataLocation(OrgContext context, TableIdentifier identifier) {
     ResolvedObject table = locator.table(context, identifier);
-    policy.require(context, Action.READ, table.namespace());
+    policy.require(context, Action.READ, table.namespace(), table.object());
     return table.object().metadataLocation();
   }
 
@@ -170,7 +205,7 @@ public final class TableService implements IcebergTablesUseCase {
   @Override
   public void drop(OrgContext context, TableIdentifier identifier, boolean purgeRequested) {
     ResolvedObject table = locator.table(context, identifier);
-    policy.require(context, Action.WRITE, table.namespace());
+    policy.require(context, Action.WRITE, table.namespace(), table.object());
     if (!objects.delete(table.object().id())) {
       throw new NoSuchTableException("Table does not exist: %s", identifier);
     }
@@ -182,7 +217,7 @@ public final class TableService implements IcebergTablesUseCase {
   @Override
   public void rename(OrgContext context, RenameTableRequest request) {
     ResolvedObject source = locator.table(context, request.source());
-    policy.require(context, Action.WRITE, source.namespace());
+    policy.require(context, Action.WRITE, source.namespace(), source.object());
     Namespace target = locator.namespace(context, request.destination().namespace());
     policy.require(context, Action.WRITE, target);
     TableName newName = FlatIdentifiers.tableName(request.destination());
@@ -240,7 +275,7 @@ public final class TableService implements IcebergTablesUseCase {
   public void reportMetrics(OrgContext context, TableIdentifier identifier,
       ReportMetricsRequest request) {
     ResolvedObject table = locator.table(context, identifier);
-    policy.require(context, Action.READ, table.namespace());
+    policy.require(context, Action.READ, table.namespace(), table.object());
     LOG.info("metrics for {}.{}: {} {}", context.org().name(), identifier, request.reportType(),
         request.report());
   }
@@ -248,15 +283,49 @@ public final class TableService implements IcebergTablesUseCase {
   @Override
   public LoadCredentialsResponse credentials(OrgContext context, TableIdentifier identifier) {
     ResolvedObject table = locator.table(context, identifier);
-    policy.require(context, Action.READ, table.namespace());
-    // Local buckets need no credentials; vended credentials for cloud buckets come with the
-    // credential-vending adapters.
-    return org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse.builder().build();
+    policy.require(context, Action.READ, table.namespace(), table.object());
+    // Local buckets need no credentials: the list is empty for them.
+    return org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse.builder()
+        .addAllCredentials(vendedCredential(context, table.bucket(),
+            table.object().location().path(), accessFor(context, table)).stream().toList())
+        .build();
+  }
+
+  /**
+   * What the caller's storage credentials may do with the table's files: read-write for those
+   * who may write to the table, read-only for the rest. Per-grant decisions (a table-grain
+   * grant) belong here, in the access policy this asks.
+   */
+  private Access accessFor(OrgContext context, ResolvedObject table) {
+    return policy.allows(context, Action.WRITE, table.namespace(), table.object())
+        ? Access.READ_WRITE : Access.READ_ONLY;
+  }
+
+  /** Adds what the engine asked for to reach the table's files: vended credentials. */
+  private LoadTableResponse withStorageAccess(OrgContext context,
+      LoadTableResponse.Builder response, BucketConfig bucket, StoragePath location,
+      Access access, Set<AccessDelegation> delegation) {
+    if (delegation.contains(AccessDelegation.VENDED_CREDENTIALS)) {
+      vendedCredential(context, bucket, location, access).ifPresent(credential -> response
+          .addAllConfig(credential.config())
+          .addCredential(credential));
+    }
+    return response.build();
+  }
+
+  /** Credentials for the table's directory, named by its URI as engines match it. */
+  private Optional<Credential> vendedCredential(OrgContext context, BucketConfig bucket,
+      StoragePath location, Access access) {
+    return vendor.vend(bucket, location, access, context.caller().principal().name())
+        .map(vended -> ImmutableCredential.builder()
+            .prefix(bucket.uriOf(location))
+            .config(vended.config())
+            .build());
   }
 
   private ResolvedObject writableTable(OrgContext context, TableIdentifier identifier) {
     ResolvedObject table = locator.table(context, identifier);
-    policy.require(context, Action.WRITE, table.namespace());
+    policy.require(context, Action.WRITE, table.namespace(), table.object());
     return table;
   }
 

@@ -3,6 +3,7 @@ package io.floe.adapters.rest.iceberg;
 import static io.floe.adapters.rest.iceberg.IcebergRequest.noContent;
 import static io.floe.adapters.rest.iceberg.IcebergRequest.ok;
 
+import io.floe.application.port.in.AccessDelegation;
 import io.floe.application.port.in.AuthenticateUseCase;
 import io.floe.application.port.in.IcebergNamespacesUseCase;
 import io.floe.application.port.in.IcebergTablesUseCase;
@@ -99,7 +100,8 @@ public final class IcebergRoutes {
     routes.get(NAMESPACE + "/tables", handle(r -> r.json(
         tables.list(r.scope(), r.namespace(), r.pageToken(), r.pageSize()))));
     routes.post(NAMESPACE + "/tables", handle(r -> r.mutate("createTable", () -> ok(
-        tables.create(r.scope(), r.namespace(), RestJson.read(r.body(), CreateTableRequest.class))))));
+        tables.create(r.scope(), r.namespace(), RestJson.read(r.body(), CreateTableRequest.class),
+            delegation(r.http()))))));
     routes.get(TABLE, handle(this::loadTable));
     routes.head(TABLE, handle(r -> {
       tables.currentMetadataLocation(r.scope(), r.object());
@@ -186,7 +188,8 @@ public final class IcebergRoutes {
         return;
       }
     }
-    IcebergTablesUseCase.LoadedTable loaded = tables.load(request.scope(), request.object(), mode);
+    IcebergTablesUseCase.LoadedTable loaded = tables.load(request.scope(), request.object(), mode,
+        delegation(request.http()));
     request.http().header("ETag", etag(loaded.metadataLocation(), mode));
     request.json(loaded.response());
   }
@@ -199,6 +202,11 @@ public final class IcebergRoutes {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The storage access an engine asks for; Floe answers what it can and ignores the rest. */
+  private static java.util.Set<AccessDelegation> delegation(Context ctx) {
+    return AccessDelegation.parse(ctx.header(AccessDelegation.HEADER));
   }
 
   private static SnapshotMode snapshotMode(String value) {

@@ -1,6 +1,7 @@
 package io.floe.application.port.in;
 
 import io.floe.application.security.OrgContext;
+import java.util.Set;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
@@ -29,6 +30,18 @@ public interface IcebergTablesUseCase {
   LoadTableResponse create(OrgContext context, Namespace namespace, CreateTableRequest request);
 
   LoadedTable load(OrgContext context, TableIdentifier identifier, SnapshotMode mode);
+
+  /** As {@link #create}, with the storage access the engine asked for in {@code delegation}. */
+  default LoadTableResponse create(OrgContext context, Namespace namespace,
+      CreateTableRequest request, Set<AccessDelegation> delegation) {
+    return create(context, namespace, request);
+  }
+
+  /** As {@link #load}, with the storage access the engine asked for in {@code delegation}. */
+  default LoadedTable load(OrgContext context, TableIdentifier identifier, SnapshotMode mode,
+      Set<AccessDelegation> delegation) {
+    return load(context, identifier, mode);
+  }
 
   /** The metadata location the table points at now: cheap, for conditional requests. */
   String currentMetadataLocation(OrgContext context, TableIdentifier identifier);
