@@ -102,3 +102,7 @@ def main(work, step, prefix, rounds="1"):
 
 if __name__ == "__main__":
     main(*sys.argv[1:])
+    # icechunk 2.3 sometimes crashes with SIGSEGV while the interpreter tears down after the async
+    # listing (measured: 1 run in 5), after every result was printed; skip the teardown.
+    sys.stdout.flush()
+    os._exit(0)
