@@ -97,7 +97,7 @@ public final class FloeServer implements AutoCloseable {
     started.push(new CleanupScheduler(namespaceModule.cleanup, Duration.ofMinutes(1),
         Duration.ofHours(1)));
     TableService tables = new TableService(locator, objects, metadataFiles, placement, database,
-        ids, clock, policy, storage);
+        ids, clock, policy, storage, storage);
     ViewService views = new ViewService(locator, objects, metadataFiles, placement, database, ids,
         clock, policy);
     IdempotencyService idempotency = new IdempotencyService(new JooqIdempotencyStore(database),
