@@ -5,7 +5,9 @@ import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.persistence.EmbeddedPostgresServer;
 import io.floe.adapters.persistence.JooqCatalogObjectStore;
+import io.floe.adapters.persistence.JooqGrantStore;
 import io.floe.adapters.persistence.JooqIdempotencyStore;
+import io.floe.adapters.persistence.JooqIdentityDirectory;
 import io.floe.adapters.persistence.JooqNameRegistry;
 import io.floe.adapters.persistence.JooqNamespaceStore;
 import io.floe.adapters.persistence.JooqOrgStore;
@@ -15,6 +17,7 @@ import io.floe.adapters.persistence.JooqRepoStore;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
+import io.floe.adapters.rest.management.AccessManagementRoutes;
 import io.floe.adapters.rest.management.RepoRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
@@ -22,6 +25,7 @@ import io.floe.application.port.in.BucketSpec;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.security.AccessPolicy;
+import io.floe.application.service.AccessManagementService;
 import io.floe.application.service.AuthenticationService;
 import io.floe.application.service.CatalogLocator;
 import io.floe.application.service.IdempotencyService;
@@ -78,7 +82,8 @@ public final class FloeServer implements AutoCloseable {
     started.push(storage);
 
     IdGenerator ids = new SecureRandomIdGenerator();
-    AccessPolicy policy = new AccessPolicy();
+    JooqGrantStore grants = new JooqGrantStore(database);
+    AccessPolicy policy = new AccessPolicy(grants);
     JooqOrgStore orgs = new JooqOrgStore(database);
     this.orgs = orgs;
     JooqPrincipalStore principals = new JooqPrincipalStore(database);
@@ -107,11 +112,14 @@ public final class FloeServer implements AutoCloseable {
         new JooqNameRegistry(database), claimer, new BucketIcechunkRepositories(storage), storage,
         database, ids, clock, policy, settings.namespaceRecoveryPeriod());
     RepoRoutes repoRoutes = new RepoRoutes(authentication, repos);
+    AccessManagementRoutes accessRoutes = new AccessManagementRoutes(authentication,
+        new AccessManagementService(new JooqIdentityDirectory(database), grants, namespaces,
+            objects, policy, database, ids, clock));
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, tables, views,
             idempotency, settings.idempotencyLifetime()),
-        List.of(repoRoutes::register, namespaceModule.routes(authentication)));
+        List.of(repoRoutes::register, namespaceModule.routes(authentication), accessRoutes));
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */
