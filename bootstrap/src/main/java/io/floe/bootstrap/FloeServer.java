@@ -17,12 +17,14 @@ import io.floe.adapters.persistence.JooqRepoStore;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
+import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.management.AccessManagementRoutes;
 import io.floe.adapters.rest.management.RepoRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.in.BucketSpec;
 import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.IdentityTokens;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.AccessManagementService;
@@ -95,7 +97,10 @@ public final class FloeServer implements AutoCloseable {
     TablePlacement placement = new TablePlacement(orgs, claimer, ids);
 
     this.provisioning = new OrgProvisioningService(orgs, principals, database, ids, clock);
-    AuthenticationService authentication = new AuthenticationService(principals, orgs, clock);
+    JooqIdentityDirectory identities = new JooqIdentityDirectory(database);
+    AuthenticationService authentication = new AuthenticationService(principals, orgs, clock,
+        settings.oidc().<IdentityTokens>map(JwksIdentityTokens::new).orElse(IdentityTokens.NONE),
+        identities::findByExternalId);
     NamespaceModule namespaceModule = new NamespaceModule(database, orgs, namespaces, claimer,
         storage, ids, clock, policy, settings.namespaceRecoveryPeriod(), probe);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
@@ -113,7 +118,7 @@ public final class FloeServer implements AutoCloseable {
         database, ids, clock, policy, settings.namespaceRecoveryPeriod());
     RepoRoutes repoRoutes = new RepoRoutes(authentication, repos);
     AccessManagementRoutes accessRoutes = new AccessManagementRoutes(authentication,
-        new AccessManagementService(new JooqIdentityDirectory(database), grants, namespaces,
+        new AccessManagementService(identities, grants, namespaces,
             objects, policy, database, ids, clock));
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
