@@ -1,5 +1,9 @@
 package io.floe.adapters.storage;
 
+import com.google.cloud.storage.Storage;
+import io.floe.adapters.storage.gcs.GcsBucketStorage;
+import io.floe.adapters.storage.gcs.GcsClients;
+import io.floe.adapters.storage.gcs.GcsMetadataFileIo;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.adapters.storage.local.LocalFileIO;
 import io.floe.adapters.storage.s3.S3BucketStorage;
@@ -36,6 +40,7 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
 
   private final ClientCache<FileIO> fileIos = new ClientCache<>(StorageAdapters::newFileIo);
   private final ClientCache<S3Client> s3Clients = new ClientCache<>(S3Clients::s3);
+  private final ClientCache<Storage> gcsClients = new ClientCache<>(GcsClients::storage);
   private final ClientCache<StsClient> stsClients =
       new ClientCache<>(S3CredentialVendor::stsClient);
   private final S3CredentialVendor s3Vendor;
@@ -54,6 +59,7 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
     return switch (bucket.platform()) {
       case LOCAL -> new LocalBucketStorage(Path.of(bucket.bucket()));
       case S3, S3_COMPATIBLE -> new S3BucketStorage(s3Clients.get(bucket), bucket);
+      case GCS -> new GcsBucketStorage(gcsClients.get(bucket), bucket);
       default -> throw new UnsupportedPlatformException(bucket);
     };
   }
@@ -67,16 +73,20 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
     return switch (bucket.platform()) {
       case LOCAL -> new LocalFileIO();
       case S3, S3_COMPATIBLE -> S3MetadataFileIo.open(bucket);
+      case GCS -> GcsMetadataFileIo.open(bucket);
       default -> throw new UnsupportedPlatformException(bucket);
     };
   }
 
-  /** Local buckets are the server's own disk: engines on the same machine need no keys. */
+  /**
+   * Local buckets are the server's own disk: engines on the same machine need no keys. GCS
+   * buckets vend nothing yet (downscoped tokens are still to come): engines use their own.
+   */
   @Override
   public Optional<VendedCredentials> vend(BucketConfig bucket, StoragePath location,
       Access access, String requester) {
     return switch (bucket.platform()) {
-      case LOCAL -> Optional.empty();
+      case LOCAL, GCS -> Optional.empty();
       case S3, S3_COMPATIBLE -> s3Vendor.vend(bucket, location, access, requester);
       default -> throw new UnsupportedPlatformException(bucket);
     };
@@ -102,6 +112,7 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
   public void close() {
     fileIos.close();
     s3Clients.close();
+    gcsClients.close();
     stsClients.close();
   }
 }
