@@ -1,6 +1,8 @@
 package io.floe.bootstrap;
 
+import io.floe.bootstrap.cli.NamespacesCommand;
 import io.floe.bootstrap.cli.ReposCommand;
+import io.floe.bootstrap.cli.TablesCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,7 +16,8 @@ import picocli.CommandLine.Command;
             + "beside the tables.",
         "",
         "Run 'floe serve' to start a server; 'floe <command> --help' explains each command."},
-    subcommands = {ServeCommand.class, ReposCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {ServeCommand.class, ReposCommand.class, NamespacesCommand.class,
+        TablesCommand.class, CommandLine.HelpCommand.class})
 public final class FloeCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -57,6 +57,15 @@ public final class ApiClient {
     }
   }
 
+  public JsonNode patch(String path, Object body) {
+    try {
+      return send("PATCH", path, HttpRequest.BodyPublishers.ofString(
+          JSON.writeValueAsString(body)));
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("cannot encode the request body", e);
+    }
+  }
+
   private JsonNode send(String method, String path, HttpRequest.BodyPublisher body) {
     HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path))
         .timeout(TIMEOUT)
