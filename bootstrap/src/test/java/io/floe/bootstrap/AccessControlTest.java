@@ -109,6 +109,26 @@ class AccessControlTest {
   }
 
   @Test
+  void theManagementApiShowsATableGranteeOnlyItsTablesWithTheirActions() {
+    String user = access.create("users", "hal");
+    ManagementApi asHal = access.as(access.tokenFor(user));
+    access.grant(user, "sales", "refunds", "write");
+    String namespaces = "/orgs/" + org.warehouse() + "/iceberg/namespaces";
+
+    ManagementApi.Reply listed = asHal.get(namespaces);
+    assertThat(listed.status()).as(listed.body().toString()).isEqualTo(200);
+    assertThat(listed.body()).hasSize(1);
+    assertThat(listed.body().get(0).path("name").asText()).isEqualTo("sales");
+    ManagementApi.Reply tables = asHal.get(namespaces + "/sales/tables/paginated");
+    assertThat(tables.status()).as(tables.body().toString()).isEqualTo(200);
+    assertThat(tables.body().path("items")).hasSize(1);
+    JsonNode refunds = tables.body().path("items").get(0);
+    assertThat(refunds.path("name").asText()).isEqualTo("refunds");
+    assertThat(refunds.path("effective_actions")).hasSize(2);
+    assertThat(asHal.get(namespaces + "/hr").status()).isEqualTo(404);
+  }
+
+  @Test
   void teamGrantsReachTheTeamsUsersWhileTheyAreMembers() {
     String team = access.create("teams", "analysts");
     String carol = access.create("users", "carol");

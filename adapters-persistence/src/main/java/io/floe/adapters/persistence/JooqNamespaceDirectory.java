@@ -11,6 +11,7 @@ import io.floe.application.port.in.SortDirection;
 import io.floe.application.port.in.TableQuery;
 import io.floe.application.port.out.NamespaceDirectory;
 import io.floe.application.security.ListingScope;
+import io.floe.application.security.TableScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
 import java.time.Instant;
@@ -79,8 +80,9 @@ public final class JooqNamespaceDirectory implements NamespaceDirectory {
   }
 
   @Override
-  public Page<CatalogObject> tables(UUID namespaceId, TableQuery query) {
+  public Page<CatalogObject> tables(UUID namespaceId, TableScope scope, TableQuery query) {
     Condition where = CATALOG_OBJECTS.NAMESPACE_ID.eq(namespaceId)
+        .and(AccessConditions.objectInScope(scope))
         .and(CATALOG_OBJECTS.KIND.eq(CatalogObject.Kind.TABLE.name()))
         .and(query.search().map(CATALOG_OBJECTS.NAME::containsIgnoreCase)
             .orElse(DSL.noCondition()));

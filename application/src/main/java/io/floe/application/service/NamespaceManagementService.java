@@ -106,10 +106,10 @@ public final class NamespaceManagementService implements NamespaceManagementUseC
   @Override
   public Page<TableSummary> tables(OrgContext context, CatalogName name, TableQuery query) {
     Namespace namespace = visible(context, name).namespace();
-    // Table-level grants will refine this; until then a table allows what its namespace allows.
-    var actions = policy.effectiveActions(context, namespace);
-    return directory.tables(namespace.id(), query)
-        .map(table -> new TableSummary(namespace.name().value(), table, actions));
+    // A caller who sees the namespace only through table grants sees only those tables.
+    return directory.tables(namespace.id(), policy.tableScope(context, namespace), query)
+        .map(table -> new TableSummary(namespace.name().value(), table,
+            policy.effectiveActions(context, namespace, table)));
   }
 
   private Listed visible(OrgContext context, CatalogName name) {

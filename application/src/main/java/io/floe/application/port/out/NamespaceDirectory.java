@@ -4,6 +4,7 @@ import io.floe.application.port.in.NamespaceQuery;
 import io.floe.application.port.in.Page;
 import io.floe.application.port.in.TableQuery;
 import io.floe.application.security.ListingScope;
+import io.floe.application.security.TableScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.Namespace;
@@ -29,5 +30,6 @@ public interface NamespaceDirectory {
   Page<Listed> search(UUID orgId, ListingScope scope, NamespaceQuery query, Instant now);
 
   /** A page of one namespace's tables (not views), from their catalog rows. */
-  Page<CatalogObject> tables(UUID namespaceId, TableQuery query);
+  /** The namespace's tables within {@code scope} (filtered before paging). */
+  Page<CatalogObject> tables(UUID namespaceId, TableScope scope, TableQuery query);
 }
