@@ -1,0 +1,177 @@
+"""How engines reach table files on an S3-compatible bucket: moto (S3 and STS on loopback) holds
+the buckets, Floe vends credentials scoped to each table through STS, refreshes them on the
+credentials route, and signs requests itself for a bucket that has no role to assume."""
+
+import json
+import socket
+import urllib.error
+import urllib.request
+
+import boto3
+import pyarrow as pa
+import pytest
+from moto.server import ThreadedMotoServer
+from moto.sts.models import sts_backends
+from pyiceberg.catalog.rest import RestCatalog
+
+ROLE = "arn:aws:iam::123456789012:role/floe-tables"
+SERVER_KEY, SERVER_SECRET = "floe-server-key", "floe-server-secret"
+DELEGATION = {"X-Iceberg-Access-Delegation": "vended-credentials"}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def moto():
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=_free_port())
+    server.start()
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def s3(moto):
+    return boto3.client("s3", endpoint_url=moto, region_name="us-east-1",
+                        aws_access_key_id=SERVER_KEY, aws_secret_access_key=SERVER_SECRET)
+
+
+def call(floe, method, path, body=None, headers=None, base=None):
+    """One HTTP call to Floe with the org admin's token; returns (status, parsed JSON or None)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request((base or f"http://127.0.0.1:{floe.port}") + path, data=data,
+                                     method=method)
+    request.add_header("Authorization", f"Bearer {floe.token}")
+    request.add_header("Content-Type", "application/json")
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    try:
+        with urllib.request.urlopen(request) as response:
+            text = response.read()
+            return response.status, json.loads(text) if text else None
+    except urllib.error.HTTPError as error:
+        text = error.read()
+        return error.code, json.loads(text) if text else None
+
+
+def add_bucket(floe, s3, moto, nickname, role_arn=None):
+    s3.create_bucket(Bucket=nickname)
+    auth = {"method": "static", "access_key_id": SERVER_KEY, "secret_access_key": SERVER_SECRET}
+    if role_arn:
+        auth["role_arn"] = role_arn
+    status, body = call(floe, "POST", f"/orgs/{floe.warehouse}/buckets", {
+        "nickname": nickname, "platform": "s3-compatible", "name": nickname, "endpoint": moto,
+        "region": "us-east-1", "path_style": True, "auth": auth})
+    assert status == 201, body
+
+
+def load(floe, namespace, table, headers=None):
+    status, body = call(floe, "GET", f"/v1/{floe.warehouse}/namespaces/{namespace}/tables/{table}",
+                        headers=headers, base=floe.uri)
+    assert status == 200, body
+    return body
+
+
+def catalog(floe) -> RestCatalog:
+    # PyIceberg asks for vended credentials by default.
+    return RestCatalog("floe", uri=floe.uri, warehouse=floe.warehouse, token=floe.token)
+
+
+def test_pyiceberg_writes_and_reads_with_credentials_scoped_to_the_table(floe, s3, moto):
+    add_bucket(floe, s3, moto, "lake-vended", role_arn=ROLE)
+    engine = catalog(floe)
+    engine.create_namespace("delegated", {"floe.bucket": "lake-vended"})
+    table = engine.create_table("delegated.readings", schema=pa.schema(
+        [pa.field("station", pa.string()), pa.field("temp_c", pa.float64())]))
+    table.append(pa.table({"station": ["KSEA", "KPDX", "KSFO"], "temp_c": [11.5, 13.0, 16.2]}))
+
+    assert engine.load_table("delegated.readings").scan().to_arrow().num_rows == 3
+    location = table.metadata.location
+    assert location.startswith("s3://lake-vended/")
+    table_key = location.removeprefix("s3://lake-vended/") + "/"
+    keys = [item["Key"] for item in s3.list_objects_v2(Bucket="lake-vended")["Contents"]]
+    assert any(key.startswith(table_key + "data/") for key in keys), keys
+
+    config = load(floe, "delegated", "readings", DELEGATION)["config"]
+    assert config["s3.access-key-id"] != SERVER_KEY
+    assert config["s3.secret-access-key"] != SERVER_SECRET
+    assert config["s3.session-token"] and int(config["s3.session-token-expires-at-ms"]) > 0
+    assert config["s3.endpoint"] == moto and config["s3.path-style-access"] == "true"
+
+    # moto runs in this process: what its STS was really sent can be read from its backend.
+    policies = [json.loads(role.policy) for role in
+                sts_backends[ROLE.split(":")[4]]["aws"].assumed_roles]
+    resources = {statement["Resource"] for policy in policies
+                 for statement in policy["Statement"] if statement["Sid"] == "TableObjects"}
+    assert f"arn:aws:s3:::lake-vended/{table_key}*" in resources
+
+
+def test_credentials_come_only_when_asked_for_and_refresh_on_the_credentials_route(floe, s3,
+                                                                                   moto):
+    add_bucket(floe, s3, moto, "lake-refresh", role_arn=ROLE)
+    engine = catalog(floe)
+    engine.create_namespace("refreshed", {"floe.bucket": "lake-refresh"})
+    location = engine.create_table("refreshed.events", schema=pa.schema(
+        [pa.field("id", pa.int64())])).metadata.location
+
+    delegated = load(floe, "refreshed", "events", DELEGATION)
+    assert [c["prefix"] for c in delegated["storage-credentials"]] == [location]
+    assert "s3.session-token" in delegated["storage-credentials"][0]["config"]
+
+    plain = load(floe, "refreshed", "events")
+    assert "s3.session-token" not in plain.get("config", {})
+    assert not plain.get("storage-credentials")
+
+    status, refreshed = call(floe, "GET", f"/v1/{floe.warehouse}/namespaces/refreshed/tables/"
+                             "events/credentials", base=floe.uri)
+    assert status == 200, refreshed
+    assert [c["prefix"] for c in refreshed["storage-credentials"]] == [location]
+    assert (refreshed["storage-credentials"][0]["config"]["s3.session-token"]
+            != delegated["config"]["s3.session-token"])
+
+
+def test_a_bucket_without_sts_gets_requests_signed_inside_the_table_only(floe, s3, moto):
+    add_bucket(floe, s3, moto, "lake-signed")
+    engine = catalog(floe)
+    engine.create_namespace("signed", {"floe.bucket": "lake-signed"})
+    location = engine.create_table("signed.events", schema=pa.schema(
+        [pa.field("id", pa.int64())])).metadata.location
+    table_key = location.removeprefix("s3://lake-signed/")
+
+    response = load(floe, "signed", "events", DELEGATION)
+    config = response["config"]
+    assert config["s3.remote-signing-enabled"] == "true"
+    assert config["signer.endpoint"] == f"v1/{floe.warehouse}/namespaces/signed/tables/events/sign"
+    assert "s3.access-key-id" not in config and not response.get("storage-credentials")
+
+    def sign(method, key):
+        return call(floe, "POST", "/" + config["signer.endpoint"], {
+            "region": "us-east-1", "method": method, "uri": f"{moto}/lake-signed/{key}",
+            "headers": {"x-amz-content-sha256": ["UNSIGNED-PAYLOAD"]}}, base=floe.uri)
+
+    status, signed = sign("PUT", f"{table_key}/data/part-0.parquet")
+    assert status == 200, signed
+    assert signed["headers"]["Authorization"][0].startswith(
+        f"AWS4-HMAC-SHA256 Credential={SERVER_KEY}/")
+    # The engine's own request, sent with the catalog's signature and never with a key.
+    put = urllib.request.Request(signed["uri"], data=b"rows", method="PUT",
+                                 headers={"Content-Type": "application/octet-stream"})
+    for name, values in signed["headers"].items():
+        put.add_header(name, values[0])
+    with urllib.request.urlopen(put) as stored:
+        assert stored.status == 200
+    assert s3.get_object(Bucket="lake-signed",
+                         Key=f"{table_key}/data/part-0.parquet")["Body"].read() == b"rows"
+
+    outside = table_key.rsplit("/", 1)[0] + "/someone-else/data/x.parquet"
+    status, refused = sign("GET", outside)
+    assert status == 403, refused
+
+    status, config_response = call(floe, "GET", f"/v1/config?warehouse={floe.warehouse}",
+                                   base=floe.uri)
+    assert "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/sign" in \
+        config_response["endpoints"]
