@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 import picocli.CommandLine;
 
 /** Reads durations as {@code 7d}, {@code 12h}, {@code 30m}, {@code 45s}, {@code 0} or ISO-8601. */
-final class Durations implements CommandLine.ITypeConverter<Duration> {
+public final class Durations implements CommandLine.ITypeConverter<Duration> {
   private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*([smhd]?)");
 
   @Override

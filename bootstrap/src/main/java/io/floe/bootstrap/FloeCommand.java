@@ -1,8 +1,12 @@
 package io.floe.bootstrap;
 
+import io.floe.bootstrap.cli.GrantsCommand;
 import io.floe.bootstrap.cli.NamespacesCommand;
+import io.floe.bootstrap.cli.PrincipalsCommand;
 import io.floe.bootstrap.cli.ReposCommand;
 import io.floe.bootstrap.cli.TablesCommand;
+import io.floe.bootstrap.cli.TeamsCommand;
+import io.floe.bootstrap.cli.TokensCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -17,7 +21,8 @@ import picocli.CommandLine.Command;
         "",
         "Run 'floe serve' to start a server; 'floe <command> --help' explains each command."},
     subcommands = {ServeCommand.class, ReposCommand.class, NamespacesCommand.class,
-        TablesCommand.class, CommandLine.HelpCommand.class})
+        TablesCommand.class, PrincipalsCommand.class, TeamsCommand.class, TokensCommand.class,
+        GrantsCommand.class, CommandLine.HelpCommand.class})
 public final class FloeCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
