@@ -1,6 +1,7 @@
 """How engines reach table files on an S3-compatible bucket: moto (S3 and STS on loopback) holds
 the buckets, Floe vends credentials scoped to each table through STS, refreshes them on the
-credentials route, and signs requests itself for a bucket that has no role to assume."""
+credentials route, and signs requests itself for a bucket that has no role to assume (with moto
+then checking every signature, as S3 does)."""
 
 import json
 import socket
@@ -10,6 +11,7 @@ import urllib.request
 import boto3
 import pyarrow as pa
 import pytest
+from moto import settings as moto_settings
 from moto.server import ThreadedMotoServer
 from moto.sts.models import sts_backends
 from pyiceberg.catalog.rest import RestCatalog
@@ -134,42 +136,76 @@ def test_credentials_come_only_when_asked_for_and_refresh_on_the_credentials_rou
             != delegated["config"]["s3.session-token"])
 
 
-def test_a_bucket_without_sts_gets_requests_signed_inside_the_table_only(floe, s3, moto):
-    add_bucket(floe, s3, moto, "lake-signed")
-    engine = catalog(floe)
+@pytest.fixture
+def signatures_checked(moto):
+    """Makes moto check every request's signature and IAM permissions, as S3 does, and yields a
+    key pair of an IAM user allowed to use S3: the server's own keys for a bucket."""
+    iam = boto3.client("iam", endpoint_url=moto, region_name="us-east-1",
+                       aws_access_key_id="setup", aws_secret_access_key="setup")
+    iam.create_user(UserName="floe-server")
+    iam.put_user_policy(UserName="floe-server", PolicyName="s3", PolicyDocument=json.dumps({
+        "Version": "2012-10-17",
+        "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}))
+    key = iam.create_access_key(UserName="floe-server")["AccessKey"]
+    before = moto_settings.INITIAL_NO_AUTH_ACTION_COUNT
+    moto_settings.INITIAL_NO_AUTH_ACTION_COUNT = 0
+    try:
+        yield key["AccessKeyId"], key["SecretAccessKey"]
+    finally:
+        moto_settings.INITIAL_NO_AUTH_ACTION_COUNT = before
+
+
+def test_pyiceberg_writes_and_reads_through_remote_signing_on_a_bucket_without_sts(
+        floe, moto, signatures_checked):
+    key_id, secret = signatures_checked
+    owner = boto3.client("s3", endpoint_url=moto, region_name="us-east-1",
+                         aws_access_key_id=key_id, aws_secret_access_key=secret)
+    owner.create_bucket(Bucket="lake-signed")
+    status, body = call(floe, "POST", f"/orgs/{floe.warehouse}/buckets", {
+        "nickname": "lake-signed", "platform": "s3-compatible", "name": "lake-signed",
+        "endpoint": moto, "region": "us-east-1", "path_style": True,
+        "auth": {"method": "static", "access_key_id": key_id, "secret_access_key": secret}})
+    assert status == 201, body
+
+    # The engine holds no key: PyIceberg's fsspec FileIO asks the catalog to sign each request.
+    engine = RestCatalog("floe", uri=floe.uri, warehouse=floe.warehouse, token=floe.token,
+                         **{"py-io-impl": "pyiceberg.io.fsspec.FsspecFileIO"})
     engine.create_namespace("signed", {"floe.bucket": "lake-signed"})
-    location = engine.create_table("signed.events", schema=pa.schema(
-        [pa.field("id", pa.int64())])).metadata.location
+    table = engine.create_table("signed.events", schema=pa.schema(
+        [pa.field("id", pa.int64()), pa.field("kind", pa.string())]))
+    table.append(pa.table({"id": [1, 2], "kind": ["open", "close"]}))
+    assert sorted(engine.load_table("signed.events").scan().to_arrow()
+                  .column("id").to_pylist()) == [1, 2]
+
+    location = table.metadata.location
     table_key = location.removeprefix("s3://lake-signed/")
+    stored = [item["Key"] for item in owner.list_objects_v2(Bucket="lake-signed")["Contents"]]
+    assert any(key.startswith(table_key + "/data/") for key in stored), stored
 
     response = load(floe, "signed", "events", DELEGATION)
     config = response["config"]
     assert config["s3.remote-signing-enabled"] == "true"
-    assert config["signer.endpoint"] == f"v1/{floe.warehouse}/namespaces/signed/tables/events/sign"
+    assert config["signer.endpoint"] == config["s3.signer.endpoint"] == \
+        f"v1/{floe.warehouse}/namespaces/signed/tables/events/sign"
     assert "s3.access-key-id" not in config and not response.get("storage-credentials")
+
+    forger = boto3.client("s3", endpoint_url=moto, region_name="us-east-1",
+                          aws_access_key_id=key_id, aws_secret_access_key="guessed")
+    with pytest.raises(Exception, match="SignatureDoesNotMatch"):
+        forger.put_object(Bucket="lake-signed", Key=f"{table_key}/data/forged", Body=b"x")
 
     def sign(method, key):
         return call(floe, "POST", "/" + config["signer.endpoint"], {
             "region": "us-east-1", "method": method, "uri": f"{moto}/lake-signed/{key}",
-            "headers": {"x-amz-content-sha256": ["UNSIGNED-PAYLOAD"]}}, base=floe.uri)
-
-    status, signed = sign("PUT", f"{table_key}/data/part-0.parquet")
-    assert status == 200, signed
-    assert signed["headers"]["Authorization"][0].startswith(
-        f"AWS4-HMAC-SHA256 Credential={SERVER_KEY}/")
-    # The engine's own request, sent with the catalog's signature and never with a key.
-    put = urllib.request.Request(signed["uri"], data=b"rows", method="PUT",
-                                 headers={"Content-Type": "application/octet-stream"})
-    for name, values in signed["headers"].items():
-        put.add_header(name, values[0])
-    with urllib.request.urlopen(put) as stored:
-        assert stored.status == 200
-    assert s3.get_object(Bucket="lake-signed",
-                         Key=f"{table_key}/data/part-0.parquet")["Body"].read() == b"rows"
+            "headers": {}}, base=floe.uri)
 
     outside = table_key.rsplit("/", 1)[0] + "/someone-else/data/x.parquet"
-    status, refused = sign("GET", outside)
-    assert status == 403, refused
+    for method in ("GET", "PUT"):
+        status, refused = sign(method, outside)
+        assert status == 403, refused
+    status, signed = sign("GET", f"{table_key}/data/missing.parquet")
+    assert status == 200 and signed["headers"]["Authorization"][0].startswith(
+        f"AWS4-HMAC-SHA256 Credential={key_id}/")
 
     status, config_response = call(floe, "GET", f"/v1/config?warehouse={floe.warehouse}",
                                    base=floe.uri)

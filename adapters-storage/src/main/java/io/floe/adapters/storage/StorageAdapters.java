@@ -98,8 +98,8 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
   }
 
   @Override
-  public Map<String, String> remoteSigningConfig(BucketConfig bucket) {
-    return canSign(bucket) ? s3Signer.remoteSigningConfig(bucket) : Map.of();
+  public Map<String, String> remoteSigningConfig(BucketConfig bucket, String signerEndpoint) {
+    return canSign(bucket) ? s3Signer.remoteSigningConfig(bucket, signerEndpoint) : Map.of();
   }
 
   @Override

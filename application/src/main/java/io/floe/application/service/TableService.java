@@ -37,7 +37,6 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.rest.RESTCatalogProperties;
 import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
 import org.apache.iceberg.rest.ResourcePaths;
 import org.apache.iceberg.rest.credentials.Credential;
@@ -332,9 +331,9 @@ public final class TableService implements IcebergTablesUseCase {
     if (credential.isPresent()) {
       response.addAllConfig(credential.get().config()).addCredential(credential.get());
     } else if (!delegation.isEmpty() && signer.canSign(bucket)) {
-      response.addAllConfig(signer.remoteSigningConfig(bucket))
-          .addConfig(RESTCatalogProperties.SIGNER_ENDPOINT, ResourcePaths.forCatalogProperties(
-              Map.of("prefix", context.org().name().value())).remoteSign(identifier));
+      response.addAllConfig(signer.remoteSigningConfig(bucket, ResourcePaths
+          .forCatalogProperties(Map.of("prefix", context.org().name().value()))
+          .remoteSign(identifier)));
     }
     return response.build();
   }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.aws.s3.S3FileIOProperties;
+import org.apache.iceberg.rest.RESTCatalogProperties;
 import org.apache.iceberg.rest.requests.RemoteSignRequest;
 import org.apache.iceberg.rest.responses.ImmutableRemoteSignResponse;
 import org.apache.iceberg.rest.responses.RemoteSignResponse;
@@ -31,6 +32,10 @@ public final class S3RemoteSigner implements RequestSigner {
       "x-amz-security-token", "connection", "user-agent", "expect", "amz-sdk-invocation-id",
       "amz-sdk-request", "amz-sdk-retry");
 
+  private static final String PYICEBERG_SIGNER = "s3.signer";
+  private static final String PYICEBERG_REST_SIGNER = "S3V4RestSigner";
+  private static final String PYICEBERG_SIGNER_ENDPOINT = "s3.signer.endpoint";
+
   private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
   private final Map<BucketCredentials, AwsCredentialsProvider> identities =
       new ConcurrentHashMap<>();
@@ -43,10 +48,14 @@ public final class S3RemoteSigner implements RequestSigner {
     };
   }
 
+  /** Iceberg Java's S3FileIO and PyIceberg's fsspec FileIO name the same settings apart. */
   @Override
-  public Map<String, String> remoteSigningConfig(BucketConfig bucket) {
+  public Map<String, String> remoteSigningConfig(BucketConfig bucket, String signerEndpoint) {
     Map<String, String> config = new HashMap<>(S3MetadataFileIo.connectionProperties(bucket));
     config.put(S3FileIOProperties.REMOTE_SIGNING_ENABLED, "true");
+    config.put(RESTCatalogProperties.SIGNER_ENDPOINT, signerEndpoint);
+    config.put(PYICEBERG_SIGNER, PYICEBERG_REST_SIGNER);
+    config.put(PYICEBERG_SIGNER_ENDPOINT, signerEndpoint);
     return config;
   }
 

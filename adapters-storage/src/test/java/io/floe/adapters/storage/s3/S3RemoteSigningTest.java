@@ -56,9 +56,9 @@ class S3RemoteSigningTest {
   void openEngine() {
     endpoint.access(Access.READ_WRITE);
     endpoint.refusals.clear();
-    Map<String, String> config = new HashMap<>(adapters.remoteSigningConfig(bucket));
+    Map<String, String> config =
+        new HashMap<>(adapters.remoteSigningConfig(bucket, SignEndpoint.PATH));
     config.put("uri", endpoint.catalogUri());
-    config.put("signer.endpoint", SignEndpoint.PATH);
     config.put("token", SignEndpoint.TOKEN);
     engine = new S3FileIO();
     engine.initialize(config);
@@ -71,8 +71,11 @@ class S3RemoteSigningTest {
 
   @Test
   void theConfigCarriesNoCredentialAndTurnsSigningOn() {
-    assertThat(adapters.remoteSigningConfig(bucket))
+    assertThat(adapters.remoteSigningConfig(bucket, SignEndpoint.PATH))
         .containsEntry("s3.remote-signing-enabled", "true")
+        .containsEntry("signer.endpoint", SignEndpoint.PATH)
+        .containsEntry("s3.signer", "S3V4RestSigner")
+        .containsEntry("s3.signer.endpoint", SignEndpoint.PATH)
         .containsEntry("s3.endpoint", s3.endpoint())
         .doesNotContainKeys("s3.access-key-id", "s3.secret-access-key", "s3.session-token");
   }
@@ -101,7 +104,8 @@ class S3RemoteSigningTest {
   @Test
   void theServerChecksSignaturesSoForgedOnesFail() {
     try (S3FileIO forger = new S3FileIO()) {
-      Map<String, String> config = new HashMap<>(adapters.remoteSigningConfig(bucket));
+      Map<String, String> config =
+          new HashMap<>(adapters.remoteSigningConfig(bucket, SignEndpoint.PATH));
       config.remove("s3.remote-signing-enabled");
       config.put("s3.access-key-id", S3ProxyServer.ACCESS_KEY);
       config.put("s3.secret-access-key", "guessed");

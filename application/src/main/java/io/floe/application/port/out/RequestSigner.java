@@ -18,10 +18,11 @@ public interface RequestSigner {
   boolean canSign(BucketConfig bucket);
 
   /**
-   * The FileIO properties that make an engine ask the catalog for signatures and reach the
-   * bucket (endpoint, region, addressing), without any credential.
+   * The FileIO properties that make an engine ask the catalog for signatures at
+   * {@code signerEndpoint} (a path relative to the catalog's URI) and reach the bucket
+   * (endpoint, region, addressing), without any credential.
    */
-  Map<String, String> remoteSigningConfig(BucketConfig bucket);
+  Map<String, String> remoteSigningConfig(BucketConfig bucket, String signerEndpoint);
 
   /**
    * Signs {@code request} if its bucket is {@code bucket}, every key it touches lies beneath
@@ -40,7 +41,8 @@ public interface RequestSigner {
       }
 
       @Override
-      public Map<String, String> remoteSigningConfig(BucketConfig bucket) {
+      public Map<String, String> remoteSigningConfig(BucketConfig bucket,
+          String signerEndpoint) {
         return Map.of();
       }
 
