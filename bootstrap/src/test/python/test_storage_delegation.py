@@ -132,8 +132,9 @@ def test_credentials_come_only_when_asked_for_and_refresh_on_the_credentials_rou
                              "events/credentials", base=floe.uri)
     assert status == 200, refreshed
     assert [c["prefix"] for c in refreshed["storage-credentials"]] == [location]
-    assert (refreshed["storage-credentials"][0]["config"]["s3.session-token"]
-            != delegated["config"]["s3.session-token"])
+    # Floe reuses a session while more than half its life is left, so a refresh may repeat it.
+    assert (int(refreshed["storage-credentials"][0]["config"]["s3.session-token-expires-at-ms"])
+            >= int(delegated["config"]["s3.session-token-expires-at-ms"]))
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import io.floe.domain.BucketConfig;
 import io.floe.domain.StoragePath;
 import io.floe.domain.StoragePlatform;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,6 +30,7 @@ public final class S3CredentialVendor implements CredentialVendor {
 
   private final Function<BucketConfig, StsClient> stsClients;
   private final Duration sessionDuration;
+  private final VendedCredentialCache cache;
 
   public S3CredentialVendor(Function<BucketConfig, StsClient> stsClients, Duration sessionDuration) {
     if (sessionDuration.compareTo(MINIMUM_SESSION) < 0) {
@@ -36,6 +38,7 @@ public final class S3CredentialVendor implements CredentialVendor {
     }
     this.stsClients = stsClients;
     this.sessionDuration = sessionDuration;
+    this.cache = new VendedCredentialCache(sessionDuration, Clock.systemUTC());
   }
 
   /**
@@ -56,10 +59,16 @@ public final class S3CredentialVendor implements CredentialVendor {
   @Override
   public Optional<VendedCredentials> vend(BucketConfig bucket, StoragePath location,
       Access access, String requester) {
-    Optional<String> role = bucket.credentials().roleArn();
-    if (role.isEmpty()) {
+    if (bucket.credentials().roleArn().isEmpty()) {
       return Optional.empty();
     }
+    return cache.get(bucket, location, access, requester,
+        () -> assumeRole(bucket, location, access, requester));
+  }
+
+  private Optional<VendedCredentials> assumeRole(BucketConfig bucket, StoragePath location,
+      Access access, String requester) {
+    Optional<String> role = bucket.credentials().roleArn();
     String region = S3Clients.region(bucket).id();
     String policy = TableScopedPolicy.json(TableScopedPolicy.partition(region), bucket.bucket(),
         location, access);

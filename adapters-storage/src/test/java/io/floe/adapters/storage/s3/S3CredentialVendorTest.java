@@ -141,6 +141,26 @@ class S3CredentialVendorTest {
   }
 
   @Test
+  void aSessionIsReusedWhileMostOfItsLifeIsLeft() {
+    VendedCredentials first = adapters.vend(bucket, TABLE, Access.READ_ONLY, "looper").orElseThrow();
+    VendedCredentials second =
+        adapters.vend(bucket, TABLE, Access.READ_ONLY, "looper").orElseThrow();
+    VendedCredentials writer =
+        adapters.vend(bucket, TABLE, Access.READ_WRITE, "looper").orElseThrow();
+
+    assertThat(second).isEqualTo(first);
+    assertThat(writer.config().get("s3.session-token"))
+        .isNotEqualTo(first.config().get("s3.session-token"));
+    long sessions = 0;
+    for (JsonNode role : moto.state().at("/sts/AssumedRole")) {
+      if ("floe-looper".equals(role.path("session_name").asText())) {
+        sessions++;
+      }
+    }
+    assertThat(sessions).isEqualTo(2);
+  }
+
+  @Test
   void bucketsWithoutARoleOrOnLocalDiskVendNothing() {
     BucketConfig noRole = S3ProxyServer.bucketConfig("lake", moto.endpoint(),
         BucketCredentials.staticKeys(MotoServer.ACCESS_KEY, MotoServer.SECRET_KEY));
