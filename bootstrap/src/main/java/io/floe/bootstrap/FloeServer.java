@@ -5,7 +5,9 @@ import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.persistence.EmbeddedPostgresServer;
 import io.floe.adapters.persistence.JooqCatalogObjectStore;
+import io.floe.adapters.persistence.JooqGrantStore;
 import io.floe.adapters.persistence.JooqIdempotencyStore;
+import io.floe.adapters.persistence.JooqIdentityDirectory;
 import io.floe.adapters.persistence.JooqNameRegistry;
 import io.floe.adapters.persistence.JooqNamespaceStore;
 import io.floe.adapters.persistence.JooqOrgStore;
@@ -15,13 +17,17 @@ import io.floe.adapters.persistence.JooqRepoStore;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
+import io.floe.adapters.rest.identity.JwksIdentityTokens;
+import io.floe.adapters.rest.management.AccessManagementRoutes;
 import io.floe.adapters.rest.management.RepoRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.in.BucketSpec;
 import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.IdentityTokens;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.security.AccessPolicy;
+import io.floe.application.service.AccessManagementService;
 import io.floe.application.service.AuthenticationService;
 import io.floe.application.service.CatalogLocator;
 import io.floe.application.service.IdempotencyService;
@@ -78,7 +84,8 @@ public final class FloeServer implements AutoCloseable {
     started.push(storage);
 
     IdGenerator ids = new SecureRandomIdGenerator();
-    AccessPolicy policy = new AccessPolicy();
+    JooqGrantStore grants = new JooqGrantStore(database);
+    AccessPolicy policy = new AccessPolicy(grants);
     JooqOrgStore orgs = new JooqOrgStore(database);
     this.orgs = orgs;
     JooqPrincipalStore principals = new JooqPrincipalStore(database);
@@ -90,14 +97,17 @@ public final class FloeServer implements AutoCloseable {
     TablePlacement placement = new TablePlacement(orgs, claimer, ids);
 
     this.provisioning = new OrgProvisioningService(orgs, principals, database, ids, clock);
-    AuthenticationService authentication = new AuthenticationService(principals, orgs, clock);
+    JooqIdentityDirectory identities = new JooqIdentityDirectory(database);
+    AuthenticationService authentication = new AuthenticationService(principals, orgs, clock,
+        settings.oidc().<IdentityTokens>map(JwksIdentityTokens::new).orElse(IdentityTokens.NONE),
+        identities::findByExternalId);
     NamespaceModule namespaceModule = new NamespaceModule(database, orgs, namespaces, claimer,
         storage, ids, clock, policy, settings.namespaceRecoveryPeriod(), probe);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
     started.push(new CleanupScheduler(namespaceModule.cleanup, Duration.ofMinutes(1),
         Duration.ofHours(1)));
     TableService tables = new TableService(locator, objects, metadataFiles, placement, database,
-        ids, clock, policy, storage);
+        ids, clock, policy, storage, storage);
     ViewService views = new ViewService(locator, objects, metadataFiles, placement, database, ids,
         clock, policy);
     IdempotencyService idempotency = new IdempotencyService(new JooqIdempotencyStore(database),
@@ -107,11 +117,14 @@ public final class FloeServer implements AutoCloseable {
         new JooqNameRegistry(database), claimer, new BucketIcechunkRepositories(storage), storage,
         database, ids, clock, policy, settings.namespaceRecoveryPeriod());
     RepoRoutes repoRoutes = new RepoRoutes(authentication, repos);
+    AccessManagementRoutes accessRoutes = new AccessManagementRoutes(authentication,
+        new AccessManagementService(identities, grants, namespaces,
+            objects, policy, database, ids, clock));
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, tables, views,
             idempotency, settings.idempotencyLifetime()),
-        List.of(repoRoutes::register, namespaceModule.routes(authentication)));
+        List.of(repoRoutes::register, namespaceModule.routes(authentication), accessRoutes));
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */

@@ -8,12 +8,14 @@ import io.floe.adapters.persistence.JooqNamespaceStore;
 import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqPendingCreationStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
+import io.floe.adapters.rest.management.BucketRoutes;
 import io.floe.adapters.rest.management.NamespaceManagementRoutes;
 import io.floe.application.port.in.AuthenticateUseCase;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.security.AccessPolicy;
+import io.floe.application.service.BucketManagementService;
 import io.floe.application.service.CreationRepair;
 import io.floe.application.service.NamespaceCleanup;
 import io.floe.application.service.NamespaceCreation;
@@ -21,17 +23,21 @@ import io.floe.application.service.NamespaceDeletion;
 import io.floe.application.service.NamespaceManagementService;
 import io.floe.application.service.NamespaceService;
 import io.floe.application.service.PrefixClaimer;
+import io.javalin.config.RoutesConfig;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
- * The wiring of namespaces: one model behind both the Iceberg REST namespaces and the management
- * API, with its lifecycle (two-phase create, soft delete, restore, cleanup).
+ * The wiring of namespaces and the buckets they live on: one model behind both the Iceberg REST
+ * namespaces and the management API, with its lifecycle (two-phase create, soft delete, restore,
+ * cleanup), and the org's bucket configurations.
  */
 final class NamespaceModule {
   final NamespaceService icebergNamespaces;
   final NamespaceManagementService management;
   final NamespaceCleanup cleanup;
+  final BucketManagementService buckets;
 
   NamespaceModule(Database database, JooqOrgStore orgs, JooqNamespaceStore namespaces,
       PrefixClaimer claimer, BucketStorageProvider storage, IdGenerator ids, Clock clock,
@@ -51,9 +57,11 @@ final class NamespaceModule {
         new JooqNamespaceDirectory(database), lifecycle, database, clock, policy);
     this.cleanup = new NamespaceCleanup(lifecycle, namespaces, names, claims, orgs, storage,
         repair, database, clock, probe, policy);
+    this.buckets = new BucketManagementService(orgs, database, ids, policy);
   }
 
-  NamespaceManagementRoutes routes(AuthenticateUseCase authentication) {
-    return new NamespaceManagementRoutes(authentication, management, cleanup);
+  Consumer<RoutesConfig> routes(AuthenticateUseCase authentication) {
+    return new NamespaceManagementRoutes(authentication, management, cleanup)
+        .andThen(new BucketRoutes(authentication, buckets));
   }
 }

@@ -1,7 +1,9 @@
 package io.floe.bootstrap;
 
 import io.floe.adapters.persistence.DatabaseSettings;
+import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.domain.OrgName;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -82,6 +84,41 @@ final class ServeCommand implements Callable<Integer> {
           + "Ignored once the org exists.")
   String bootstrapToken;
 
+  @Option(names = "--oidc-issuer", defaultValue = "${env:FLOE_OIDC_ISSUER}", paramLabel = "URL",
+      description = "Accept bearer JWTs from this OpenID Connect issuer (its 'iss'); needs "
+          + "--oidc-jwks-url and --oidc-audience (env FLOE_OIDC_ISSUER; default: API tokens "
+          + "only).")
+  String oidcIssuer;
+
+  @Option(names = "--oidc-jwks-url", defaultValue = "${env:FLOE_OIDC_JWKS_URL}",
+      paramLabel = "URL",
+      description = "Where the issuer publishes its signing keys (JWKS), https "
+          + "(env FLOE_OIDC_JWKS_URL).")
+  String oidcJwksUrl;
+
+  @Option(names = "--oidc-audience", defaultValue = "${env:FLOE_OIDC_AUDIENCE}",
+      paramLabel = "AUDIENCE",
+      description = "The 'aud' the issuer's tokens must carry for Floe (env FLOE_OIDC_AUDIENCE).")
+  String oidcAudience;
+
+  @Option(names = "--oidc-user-claim", defaultValue = "${env:FLOE_OIDC_USER_CLAIM:-sub}",
+      paramLabel = "CLAIM",
+      description = "The claim whose value is a Floe user's external_id "
+          + "(env FLOE_OIDC_USER_CLAIM; default: ${DEFAULT-VALUE}).")
+  String oidcUserClaim;
+
+  /** The identity provider, when an issuer is given; the rest is then required. */
+  private Optional<OidcSettings> oidc() {
+    if (oidcIssuer == null || oidcIssuer.isBlank()) {
+      return Optional.empty();
+    }
+    if (oidcJwksUrl == null || oidcJwksUrl.isBlank()) {
+      throw new IllegalArgumentException("--oidc-issuer needs --oidc-jwks-url");
+    }
+    return Optional.of(new OidcSettings(oidcIssuer, URI.create(oidcJwksUrl), oidcAudience,
+        oidcUserClaim));
+  }
+
   @Override
   public Integer call() throws InterruptedException {
     Optional<DatabaseSettings> database = Optional.ofNullable(databaseUrl)
@@ -89,7 +126,7 @@ final class ServeCommand implements Callable<Integer> {
         .map(url -> new DatabaseSettings(url, databaseUser, databasePassword));
     ServerSettings settings = new ServerSettings(bind, port, dataDir, new OrgName(org), database,
         recoveryPeriod, idempotencyLifetime,
-        Optional.ofNullable(bootstrapToken).filter(token -> !token.isBlank()));
+        Optional.ofNullable(bootstrapToken).filter(token -> !token.isBlank()), oidc());
     FloeServer server = FloeServer.start(settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -1,6 +1,7 @@
 package io.floe.bootstrap;
 
 import io.floe.adapters.persistence.DatabaseSettings;
+import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.domain.OrgName;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +20,16 @@ public record ServerSettings(
     Optional<DatabaseSettings> database,
     Duration namespaceRecoveryPeriod,
     Duration idempotencyLifetime,
-    Optional<String> bootstrapToken) {
+    Optional<String> bootstrapToken,
+    Optional<OidcSettings> oidc) {
+
+  /** Settings without an identity provider: only API tokens authenticate. */
+  public ServerSettings(String bind, int port, Path dataDir, OrgName org,
+      Optional<DatabaseSettings> database, Duration namespaceRecoveryPeriod,
+      Duration idempotencyLifetime, Optional<String> bootstrapToken) {
+    this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
+        bootstrapToken, Optional.empty());
+  }
 
   public ServerSettings {
     Objects.requireNonNull(bind, "bind");
@@ -27,6 +37,7 @@ public record ServerSettings(
     Objects.requireNonNull(org, "org");
     Objects.requireNonNull(database, "database");
     Objects.requireNonNull(bootstrapToken, "bootstrapToken");
+    Objects.requireNonNull(oidc, "oidc");
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("port must be 0..65535, got " + port);
     }
@@ -46,27 +57,32 @@ public record ServerSettings(
 
   public ServerSettings withPort(int newPort) {
     return new ServerSettings(bind, newPort, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken);
+        idempotencyLifetime, bootstrapToken, oidc);
   }
 
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken);
+        idempotencyLifetime, bootstrapToken, oidc);
   }
 
   public ServerSettings withNamespaceRecoveryPeriod(Duration period) {
     return new ServerSettings(bind, port, dataDir, org, database, period, idempotencyLifetime,
-        bootstrapToken);
+        bootstrapToken, oidc);
   }
 
   public ServerSettings withOrg(OrgName newOrg) {
     return new ServerSettings(bind, port, dataDir, newOrg, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken);
+        idempotencyLifetime, bootstrapToken, oidc);
   }
 
   public ServerSettings withBootstrapToken(String token) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, Optional.of(token));
+        idempotencyLifetime, Optional.of(token), oidc);
+  }
+
+  public ServerSettings withOidc(OidcSettings settings) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, Optional.of(settings));
   }
 
   public Path adminTokenFile() {

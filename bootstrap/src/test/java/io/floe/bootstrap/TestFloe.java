@@ -28,10 +28,16 @@ final class TestFloe implements AutoCloseable {
 
   /** A server whose deleted namespaces free their names at once, as the conformance suites expect. */
   static TestFloe start(Path directory) {
+    return start(directory, settings -> settings);
+  }
+
+  /** Like {@link #start(Path)}, with settings adjusted by {@code adjust} (e.g. an OIDC issuer). */
+  static TestFloe start(Path directory,
+      java.util.function.UnaryOperator<ServerSettings> adjust) {
     ServerSettings settings = ServerSettings.defaults(directory.resolve("data"))
         .withPort(0)
         .withNamespaceRecoveryPeriod(Duration.ZERO);
-    return new TestFloe(FloeServer.start(settings), directory);
+    return new TestFloe(FloeServer.start(adjust.apply(settings)), directory);
   }
 
   FloeServer server() {

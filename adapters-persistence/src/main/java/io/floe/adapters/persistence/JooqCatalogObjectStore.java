@@ -5,6 +5,7 @@ import static io.floe.adapters.persistence.jooq.Tables.NAMESPACES;
 
 import io.floe.adapters.persistence.jooq.tables.records.CatalogObjectsRecord;
 import io.floe.application.port.out.CatalogObjectStore;
+import io.floe.application.security.TableScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.StorageLocation;
@@ -42,6 +43,18 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore {
       Optional<String> afterName, int limit) {
     return dsl.selectFrom(CATALOG_OBJECTS)
         .where(CATALOG_OBJECTS.NAMESPACE_ID.eq(namespaceId), CATALOG_OBJECTS.KIND.eq(kind.name()))
+        .and(afterName.map(CATALOG_OBJECTS.NAME::gt).orElse(DSL.noCondition()))
+        .orderBy(CATALOG_OBJECTS.NAME)
+        .limit(limit)
+        .fetch(JooqCatalogObjectStore::toObject);
+  }
+
+  @Override
+  public List<CatalogObject> list(UUID namespaceId, CatalogObject.Kind kind, TableScope scope,
+      Optional<String> afterName, int limit) {
+    return dsl.selectFrom(CATALOG_OBJECTS)
+        .where(CATALOG_OBJECTS.NAMESPACE_ID.eq(namespaceId), CATALOG_OBJECTS.KIND.eq(kind.name()),
+            AccessConditions.objectInScope(scope))
         .and(afterName.map(CATALOG_OBJECTS.NAME::gt).orElse(DSL.noCondition()))
         .orderBy(CATALOG_OBJECTS.NAME)
         .limit(limit)

@@ -13,7 +13,6 @@ import io.floe.application.port.out.NamespaceDirectory;
 import io.floe.application.security.ListingScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
-import io.floe.domain.Visibility;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,8 +108,7 @@ public final class JooqNamespaceDirectory implements NamespaceDirectory {
   }
 
   private static Condition inScope(ListingScope scope) {
-    return scope.everything() ? DSL.noCondition()
-        : NAMESPACES.VISIBILITY.in(scope.readableByAll().stream().map(Visibility::name).toList());
+    return AccessConditions.namespaceInScope(scope);
   }
 
   private static Condition liveOrGhost(Optional<Instant> ghostsAt) {

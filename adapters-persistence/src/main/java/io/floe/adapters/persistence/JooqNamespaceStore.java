@@ -5,6 +5,7 @@ import static io.floe.adapters.persistence.jooq.Tables.NAMESPACES;
 
 import io.floe.adapters.persistence.jooq.tables.records.NamespacesRecord;
 import io.floe.application.port.out.NamespaceStore;
+import io.floe.application.security.ListingScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.Namespace;
 import io.floe.domain.StoragePath;
@@ -58,6 +59,18 @@ public final class JooqNamespaceStore implements NamespaceStore {
   public List<Namespace> listLive(UUID orgId, Optional<String> afterName, int limit) {
     return dsl.selectFrom(NAMESPACES)
         .where(NAMESPACES.ORG_ID.eq(orgId), NAMESPACES.DELETED_AT.isNull())
+        .and(afterName.map(NAMESPACES.NAME::gt).orElse(DSL.noCondition()))
+        .orderBy(NAMESPACES.NAME)
+        .limit(limit)
+        .fetch(JooqNamespaceStore::toNamespace);
+  }
+
+  @Override
+  public List<Namespace> listLive(UUID orgId, ListingScope scope, Optional<String> afterName,
+      int limit) {
+    return dsl.selectFrom(NAMESPACES)
+        .where(NAMESPACES.ORG_ID.eq(orgId), NAMESPACES.DELETED_AT.isNull(),
+            AccessConditions.namespaceInScope(scope))
         .and(afterName.map(NAMESPACES.NAME::gt).orElse(DSL.noCondition()))
         .orderBy(NAMESPACES.NAME)
         .limit(limit)

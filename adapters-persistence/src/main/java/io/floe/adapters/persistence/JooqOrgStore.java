@@ -1,7 +1,10 @@
 package io.floe.adapters.persistence;
 
 import static io.floe.adapters.persistence.jooq.Tables.BUCKET_CONFIGS;
+import static io.floe.adapters.persistence.jooq.Tables.CATALOG_OBJECTS;
+import static io.floe.adapters.persistence.jooq.Tables.NAMESPACES;
 import static io.floe.adapters.persistence.jooq.Tables.ORGS;
+import static io.floe.adapters.persistence.jooq.Tables.PREFIX_CLAIMS;
 
 import io.floe.adapters.persistence.jooq.tables.records.BucketConfigsRecord;
 import io.floe.adapters.persistence.jooq.tables.records.OrgsRecord;
@@ -92,6 +95,41 @@ public final class JooqOrgStore implements OrgStore {
         .set(BUCKET_CONFIGS.CREDENTIALS, Json.of(credentialsJson(bucket.credentials())))
         .set(BUCKET_CONFIGS.IS_DEFAULT, bucket.isDefault())
         .execute();
+  }
+
+  @Override
+  public void updateBucket(BucketConfig bucket) {
+    dsl.update(BUCKET_CONFIGS)
+        .set(BUCKET_CONFIGS.PLATFORM, bucket.platform().wireName())
+        .set(BUCKET_CONFIGS.BUCKET, bucket.bucket())
+        .set(BUCKET_CONFIGS.PREFIX, bucket.prefix().value())
+        .set(BUCKET_CONFIGS.ENDPOINT, bucket.endpoint().orElse(null))
+        .set(BUCKET_CONFIGS.REGION, bucket.region().orElse(null))
+        .set(BUCKET_CONFIGS.PATH_STYLE, bucket.pathStyle())
+        .set(BUCKET_CONFIGS.CREDENTIALS, Json.of(credentialsJson(bucket.credentials())))
+        .where(BUCKET_CONFIGS.ID.eq(bucket.id()))
+        .execute();
+  }
+
+  @Override
+  public void deleteBucket(UUID bucketId) {
+    dsl.deleteFrom(BUCKET_CONFIGS).where(BUCKET_CONFIGS.ID.eq(bucketId)).execute();
+  }
+
+  @Override
+  public void setDefaultBucket(UUID orgId, UUID bucketId) {
+    // Two statements: the index allowing one default per org is checked row by row.
+    dsl.update(BUCKET_CONFIGS).set(BUCKET_CONFIGS.IS_DEFAULT, false)
+        .where(BUCKET_CONFIGS.ORG_ID.eq(orgId), BUCKET_CONFIGS.IS_DEFAULT.isTrue()).execute();
+    dsl.update(BUCKET_CONFIGS).set(BUCKET_CONFIGS.IS_DEFAULT, true)
+        .where(BUCKET_CONFIGS.ORG_ID.eq(orgId), BUCKET_CONFIGS.ID.eq(bucketId)).execute();
+  }
+
+  @Override
+  public boolean isBucketInUse(UUID bucketId) {
+    return dsl.fetchExists(PREFIX_CLAIMS, PREFIX_CLAIMS.BUCKET_ID.eq(bucketId))
+        || dsl.fetchExists(NAMESPACES, NAMESPACES.BUCKET_ID.eq(bucketId))
+        || dsl.fetchExists(CATALOG_OBJECTS, CATALOG_OBJECTS.BUCKET_ID.eq(bucketId));
   }
 
   @Override

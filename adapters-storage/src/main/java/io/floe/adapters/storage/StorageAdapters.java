@@ -1,38 +1,50 @@
 package io.floe.adapters.storage;
 
+import com.google.cloud.storage.Storage;
+import io.floe.adapters.storage.gcs.GcsBucketStorage;
+import io.floe.adapters.storage.gcs.GcsClients;
+import io.floe.adapters.storage.gcs.GcsMetadataFileIo;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.adapters.storage.local.LocalFileIO;
 import io.floe.adapters.storage.s3.S3BucketStorage;
 import io.floe.adapters.storage.s3.S3Clients;
 import io.floe.adapters.storage.s3.S3CredentialVendor;
 import io.floe.adapters.storage.s3.S3MetadataFileIo;
+import io.floe.adapters.storage.s3.S3RemoteSigner;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.MetadataFileIoProvider;
+import io.floe.application.port.out.RequestSigner;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.StoragePath;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.rest.requests.RemoteSignRequest;
+import org.apache.iceberg.rest.responses.RemoteSignResponse;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sts.StsClient;
 
 /**
- * Opens object storage and Iceberg FileIO, and vends table-scoped credentials, for each platform
- * a bucket can be on. Clients and FileIOs are kept per bucket: they hold connection pools.
+ * Opens object storage and Iceberg FileIO, vends table-scoped credentials and signs engines'
+ * requests, for each platform a bucket can be on. Clients and FileIOs are kept per bucket: they
+ * hold connection pools.
  */
 public final class StorageAdapters implements BucketStorageProvider, MetadataFileIoProvider,
-    CredentialVendor, AutoCloseable {
+    CredentialVendor, RequestSigner, AutoCloseable {
   /** How long vended credentials last; engines refresh them through the credentials route. */
   public static final Duration DEFAULT_CREDENTIAL_LIFETIME = Duration.ofHours(1);
 
   private final ClientCache<FileIO> fileIos = new ClientCache<>(StorageAdapters::newFileIo);
   private final ClientCache<S3Client> s3Clients = new ClientCache<>(S3Clients::s3);
+  private final ClientCache<Storage> gcsClients = new ClientCache<>(GcsClients::storage);
   private final ClientCache<StsClient> stsClients =
       new ClientCache<>(S3CredentialVendor::stsClient);
   private final S3CredentialVendor s3Vendor;
+  private final S3RemoteSigner s3Signer = new S3RemoteSigner();
 
   public StorageAdapters() {
     this(DEFAULT_CREDENTIAL_LIFETIME);
@@ -47,6 +59,7 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
     return switch (bucket.platform()) {
       case LOCAL -> new LocalBucketStorage(Path.of(bucket.bucket()));
       case S3, S3_COMPATIBLE -> new S3BucketStorage(s3Clients.get(bucket), bucket);
+      case GCS -> new GcsBucketStorage(gcsClients.get(bucket), bucket);
       default -> throw new UnsupportedPlatformException(bucket);
     };
   }
@@ -60,25 +73,46 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
     return switch (bucket.platform()) {
       case LOCAL -> new LocalFileIO();
       case S3, S3_COMPATIBLE -> S3MetadataFileIo.open(bucket);
+      case GCS -> GcsMetadataFileIo.open(bucket);
       default -> throw new UnsupportedPlatformException(bucket);
     };
   }
 
-  /** Local buckets are the server's own disk: engines on the same machine need no keys. */
+  /**
+   * Local buckets are the server's own disk: engines on the same machine need no keys. GCS
+   * buckets vend nothing yet (downscoped tokens are still to come): engines use their own.
+   */
   @Override
   public Optional<VendedCredentials> vend(BucketConfig bucket, StoragePath location,
       Access access, String requester) {
     return switch (bucket.platform()) {
-      case LOCAL -> Optional.empty();
+      case LOCAL, GCS -> Optional.empty();
       case S3, S3_COMPATIBLE -> s3Vendor.vend(bucket, location, access, requester);
       default -> throw new UnsupportedPlatformException(bucket);
     };
   }
 
   @Override
+  public boolean canSign(BucketConfig bucket) {
+    return s3Signer.canSign(bucket);
+  }
+
+  @Override
+  public Map<String, String> remoteSigningConfig(BucketConfig bucket) {
+    return canSign(bucket) ? s3Signer.remoteSigningConfig(bucket) : Map.of();
+  }
+
+  @Override
+  public RemoteSignResponse sign(BucketConfig bucket, StoragePath location, Access access,
+      RemoteSignRequest request) {
+    return s3Signer.sign(bucket, location, access, request);
+  }
+
+  @Override
   public void close() {
     fileIos.close();
     s3Clients.close();
+    gcsClients.close();
     stsClients.close();
   }
 }

@@ -2,6 +2,7 @@ package io.floe.application.service;
 
 import io.floe.application.iceberg.PageToken;
 import io.floe.application.port.out.CatalogObjectStore;
+import io.floe.application.security.TableScope;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.Namespace;
 import java.util.List;
@@ -12,12 +13,12 @@ import org.apache.iceberg.rest.responses.ListTablesResponse;
 final class CatalogListing {
   private CatalogListing() {}
 
-  static ListTablesResponse list(Namespace namespace, CatalogObjectStore objects,
-      CatalogObject.Kind kind, org.apache.iceberg.catalog.Namespace namespaceId, String pageToken,
-      Integer pageSize) {
+  static ListTablesResponse list(Namespace namespace, TableScope scope,
+      CatalogObjectStore objects, CatalogObject.Kind kind,
+      org.apache.iceberg.catalog.Namespace namespaceId, String pageToken, Integer pageSize) {
     int fetch = PageToken.fetchSize(pageSize);
     List<CatalogObject> rows =
-        objects.list(namespace.id(), kind, PageToken.decode(pageToken), fetch);
+        objects.list(namespace.id(), kind, scope, PageToken.decode(pageToken), fetch);
     boolean more = pageSize != null && rows.size() == fetch;
     List<CatalogObject> page = more ? rows.subList(0, fetch - 1) : rows;
     ListTablesResponse.Builder response = ListTablesResponse.builder();

@@ -51,6 +51,8 @@ public final class CatalogLocator {
     Namespace namespace = namespace(context, identifier.namespace());
     return objects.find(context.org().id(), namespace.name(),
             FlatIdentifiers.tableName(identifier))
+        // A table granted to someone else is as absent as a missing one.
+        .filter(object -> policy.canSee(context, namespace, object))
         .map(object -> new ResolvedObject(namespace, object, bucket(object.location().bucketId())));
   }
 

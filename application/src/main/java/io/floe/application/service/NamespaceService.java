@@ -60,12 +60,12 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
     }
     int fetch = PageToken.fetchSize(pageSize);
     List<io.floe.domain.Namespace> rows =
-        namespaces.listLive(context.org().id(), PageToken.decode(pageToken), fetch);
+        namespaces.listLive(context.org().id(), policy.listingScope(context),
+            PageToken.decode(pageToken), fetch);
     ListNamespacesResponse.Builder response = ListNamespacesResponse.builder();
     boolean more = rows.size() == fetch && pageSize != null;
     List<io.floe.domain.Namespace> page = more ? rows.subList(0, fetch - 1) : rows;
-    page.stream().filter(ns -> policy.canSee(context, ns))
-        .forEach(ns -> response.add(Namespace.of(ns.name().value())));
+    page.forEach(ns -> response.add(Namespace.of(ns.name().value())));
     if (more) {
       response.nextPageToken(PageToken.encode(page.get(page.size() - 1).name().value()));
     }

@@ -9,6 +9,7 @@ import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.CredentialVendor.Access;
 import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.RequestSigner;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
@@ -36,18 +37,22 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.rest.RESTCatalogProperties;
 import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
+import org.apache.iceberg.rest.ResourcePaths;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.credentials.ImmutableCredential;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.requests.RegisterTableRequest;
+import org.apache.iceberg.rest.requests.RemoteSignRequest;
 import org.apache.iceberg.rest.requests.RenameTableRequest;
 import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.ListTablesResponse;
 import org.apache.iceberg.rest.responses.LoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
+import org.apache.iceberg.rest.responses.RemoteSignResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,18 +70,20 @@ public final class TableService implements IcebergTablesUseCase {
   private final Clock clock;
   private final AccessPolicy policy;
   private final CredentialVendor vendor;
+  private final RequestSigner signer;
 
   public TableService(CatalogLocator locator, CatalogObjectStore objects, MetadataFiles files,
       TablePlacement placement, UnitOfWork unitOfWork, IdGenerator ids, Clock clock,
       AccessPolicy policy) {
     this(locator, objects, files, placement, unitOfWork, ids, clock, policy,
-        CredentialVendor.none());
+        CredentialVendor.none(), RequestSigner.none());
   }
 
   public TableService(CatalogLocator locator, CatalogObjectStore objects, MetadataFiles files,
       TablePlacement placement, UnitOfWork unitOfWork, IdGenerator ids, Clock clock,
-      AccessPolicy policy, CredentialVendor vendor) {
+      AccessPolicy policy, CredentialVendor vendor, RequestSigner signer) {
     this.vendor = vendor;
+    this.signer = signer;
     this.locator = locator;
     this.objects = objects;
     this.files = files;
@@ -129,8 +136,9 @@ public final class TableService implements IcebergTablesUseCase {
         placed.rootUri(), properties);
     if (request.stageCreate()) {
       // The engine writes data files before the create commits: it needs access already.
-      return withStorageAccess(context, LoadTableResponse.builder().withTableMetadata(metadata),
-          placed.bucket(), placed.location().path(), Access.READ_WRITE, delegation);
+      return withStorageAccess(context, identifier,
+          LoadTableResponse.builder().withTableMetadata(metadata), placed.bucket(),
+          placed.location().path(), Access.READ_WRITE, delegation);
     }
     TableMetadata written = files.writeTable(placed.bucket(), metadata, Optional.empty());
     try {
@@ -143,8 +151,9 @@ public final class TableService implements IcebergTablesUseCase {
       placed.undo().accept(e);
       throw e;
     }
-    return withStorageAccess(context, LoadTableResponse.builder().withTableMetadata(written),
-        placed.bucket(), placed.location().path(), Access.READ_WRITE, delegation);
+    return withStorageAccess(context, identifier,
+        LoadTableResponse.builder().withTableMetadata(written), placed.bucket(),
+        placed.location().path(), Access.READ_WRITE, delegation);
   }
 
   @Override
@@ -164,7 +173,7 @@ public final class TableService implements IcebergTablesUseCase {
           .suppressHistoricalSnapshots()
           .build();
     }
-    return new LoadedTable(withStorageAccess(context,
+    return new LoadedTable(withStorageAccess(context, identifier,
         LoadTableResponse.builder().withTableMetadata(metadata), table.bucket(),
         table.object().location().path(), accessFor(context, table), delegation),
         table.object().metadataLocation());
@@ -301,14 +310,31 @@ public final class TableService implements IcebergTablesUseCase {
         ? Access.READ_WRITE : Access.READ_ONLY;
   }
 
-  /** Adds what the engine asked for to reach the table's files: vended credentials. */
-  private LoadTableResponse withStorageAccess(OrgContext context,
+  @Override
+  public RemoteSignResponse sign(OrgContext context, TableIdentifier identifier,
+      RemoteSignRequest request) {
+    ResolvedObject table = locator.table(context, identifier);
+    policy.require(context, Action.READ, table.namespace());
+    return signer.sign(table.bucket(), table.object().location().path(),
+        accessFor(context, table), request);
+  }
+
+  /**
+   * Adds what the engine asked for to reach the table's files: vended credentials when asked
+   * for and the bucket can vend them; otherwise, for an engine that asked for any delegation,
+   * remote signing where the bucket allows it (S3-compatible stores without STS).
+   */
+  private LoadTableResponse withStorageAccess(OrgContext context, TableIdentifier identifier,
       LoadTableResponse.Builder response, BucketConfig bucket, StoragePath location,
       Access access, Set<AccessDelegation> delegation) {
-    if (delegation.contains(AccessDelegation.VENDED_CREDENTIALS)) {
-      vendedCredential(context, bucket, location, access).ifPresent(credential -> response
-          .addAllConfig(credential.config())
-          .addCredential(credential));
+    Optional<Credential> credential = delegation.contains(AccessDelegation.VENDED_CREDENTIALS)
+        ? vendedCredential(context, bucket, location, access) : Optional.empty();
+    if (credential.isPresent()) {
+      response.addAllConfig(credential.get().config()).addCredential(credential.get());
+    } else if (!delegation.isEmpty() && signer.canSign(bucket)) {
+      response.addAllConfig(signer.remoteSigningConfig(bucket))
+          .addConfig(RESTCatalogProperties.SIGNER_ENDPOINT, ResourcePaths.forCatalogProperties(
+              Map.of("prefix", context.org().name().value())).remoteSign(identifier));
     }
     return response.build();
   }

@@ -60,7 +60,8 @@ public final class ViewService implements IcebergViewsUseCase {
   @Override
   public ListTablesResponse list(OrgContext context, org.apache.iceberg.catalog.Namespace namespace,
       String pageToken, Integer pageSize) {
-    return CatalogListing.list(locator.namespace(context, namespace), objects,
+    Namespace found = locator.namespace(context, namespace);
+    return CatalogListing.list(found, policy.tableScope(context, found), objects,
         CatalogObject.Kind.VIEW, namespace, pageToken, pageSize);
   }
 
@@ -97,7 +98,7 @@ public final class ViewService implements IcebergViewsUseCase {
   @Override
   public LoadViewResponse load(OrgContext context, TableIdentifier identifier) {
     ResolvedObject view = locator.view(context, identifier);
-    policy.require(context, Action.READ, view.namespace());
+    policy.require(context, Action.READ, view.namespace(), view.object());
     return response(files.readView(view.bucket(), view.object().metadataLocation()));
   }
 
@@ -106,7 +107,7 @@ public final class ViewService implements IcebergViewsUseCase {
       UpdateTableRequest request) {
     for (int attempt = 1; attempt <= TableCommitter.MAX_ATTEMPTS; attempt++) {
       ResolvedObject view = locator.view(context, identifier);
-      policy.require(context, Action.WRITE, view.namespace());
+      policy.require(context, Action.WRITE, view.namespace(), view.object());
       ViewMetadata base = files.readView(view.bucket(), view.object().metadataLocation());
       for (UpdateRequirement requirement : request.requirements()) {
         requirement.validate(base);
@@ -168,7 +169,7 @@ public final class ViewService implements IcebergViewsUseCase {
   @Override
   public void rename(OrgContext context, RenameTableRequest request) {
     ResolvedObject source = locator.view(context, request.source());
-    policy.require(context, Action.WRITE, source.namespace());
+    policy.require(context, Action.WRITE, source.namespace(), source.object());
     Namespace target = locator.namespace(context, request.destination().namespace());
     policy.require(context, Action.WRITE, target);
     TableName newName = FlatIdentifiers.tableName(request.destination());
@@ -184,7 +185,7 @@ public final class ViewService implements IcebergViewsUseCase {
   @Override
   public void drop(OrgContext context, TableIdentifier identifier) {
     ResolvedObject view = locator.view(context, identifier);
-    policy.require(context, Action.WRITE, view.namespace());
+    policy.require(context, Action.WRITE, view.namespace(), view.object());
     if (!objects.delete(view.object().id())) {
       throw new NoSuchViewException("View does not exist: %s", identifier);
     }

@@ -30,6 +30,7 @@ import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.requests.CreateViewRequest;
 import org.apache.iceberg.rest.requests.RegisterTableRequest;
 import org.apache.iceberg.rest.requests.RegisterViewRequest;
+import org.apache.iceberg.rest.requests.RemoteSignRequest;
 import org.apache.iceberg.rest.requests.RenameTableRequest;
 import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
@@ -54,7 +55,8 @@ public final class IcebergRoutes {
       Endpoint.V1_COMMIT_TRANSACTION, Endpoint.V1_LIST_TABLES, Endpoint.V1_LOAD_TABLE,
       Endpoint.V1_TABLE_EXISTS, Endpoint.V1_CREATE_TABLE, Endpoint.V1_UPDATE_TABLE,
       Endpoint.V1_DELETE_TABLE, Endpoint.V1_RENAME_TABLE, Endpoint.V1_REGISTER_TABLE,
-      Endpoint.V1_REPORT_METRICS, Endpoint.V1_TABLE_CREDENTIALS, Endpoint.V1_LIST_VIEWS,
+      Endpoint.V1_REPORT_METRICS, Endpoint.V1_TABLE_CREDENTIALS, Endpoint.V1_TABLE_REMOTE_SIGN,
+      Endpoint.V1_LIST_VIEWS,
       Endpoint.V1_LOAD_VIEW, Endpoint.V1_VIEW_EXISTS, Endpoint.V1_CREATE_VIEW,
       Endpoint.V1_UPDATE_VIEW, Endpoint.V1_DELETE_VIEW, Endpoint.V1_RENAME_VIEW,
       Endpoint.V1_REGISTER_VIEW);
@@ -115,6 +117,8 @@ public final class IcebergRoutes {
     })));
     routes.get(TABLE + "/credentials", handle(r -> r.json(
         tables.credentials(r.scope(), r.object()))));
+    routes.post(TABLE + "/sign", handle(r -> r.json(tables.sign(r.scope(), r.object(),
+        RestJson.read(r.body(), RemoteSignRequest.class)))));
     routes.post(TABLE + "/metrics", handle(r -> {
       tables.reportMetrics(r.scope(), r.object(),
           RestJson.read(r.body(), ReportMetricsRequest.class));

@@ -8,12 +8,14 @@ import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.requests.RegisterTableRequest;
+import org.apache.iceberg.rest.requests.RemoteSignRequest;
 import org.apache.iceberg.rest.requests.RenameTableRequest;
 import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.ListTablesResponse;
 import org.apache.iceberg.rest.responses.LoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
+import org.apache.iceberg.rest.responses.RemoteSignResponse;
 
 /** Tables as engines see them through the Iceberg REST protocol. */
 public interface IcebergTablesUseCase {
@@ -63,4 +65,11 @@ public interface IcebergTablesUseCase {
   void reportMetrics(OrgContext context, TableIdentifier identifier, ReportMetricsRequest request);
 
   LoadCredentialsResponse credentials(OrgContext context, TableIdentifier identifier);
+
+  /**
+   * Signs a storage request an engine will make for the table (remote signing), if it stays
+   * inside the table and the caller may do what it does; otherwise a 403.
+   */
+  RemoteSignResponse sign(OrgContext context, TableIdentifier identifier,
+      RemoteSignRequest request);
 }

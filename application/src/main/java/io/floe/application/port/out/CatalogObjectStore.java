@@ -1,5 +1,6 @@
 package io.floe.application.port.out;
 
+import io.floe.application.security.TableScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.TableName;
@@ -16,6 +17,10 @@ public interface CatalogObjectStore {
   /** One namespace's objects of a kind, ordered by name, strictly after {@code afterName}. */
   List<CatalogObject> list(UUID namespaceId, CatalogObject.Kind kind, Optional<String> afterName,
       int limit);
+
+  /** Like {@link #list(UUID, CatalogObject.Kind, Optional, int)}, only the objects in scope. */
+  List<CatalogObject> list(UUID namespaceId, CatalogObject.Kind kind, TableScope scope,
+      Optional<String> afterName, int limit);
 
   /** Inserts the object; false when its namespace already holds a table or view of that name. */
   boolean insert(CatalogObject object);

@@ -29,6 +29,17 @@ public interface OrgStore {
 
   void insertBucket(BucketConfig bucket);
 
+  /** Rewrites a bucket configuration's settings; its id, org and default flag stay. */
+  void updateBucket(BucketConfig bucket);
+
+  void deleteBucket(UUID bucketId);
+
+  /** Makes the bucket the org's only default. */
+  void setDefaultBucket(UUID orgId, UUID bucketId);
+
+  /** Whether any namespace, table or repo (live or awaiting cleanup) uses the bucket. */
+  boolean isBucketInUse(UUID bucketId);
+
   /**
    * Takes a row lock on the bucket until the surrounding transaction ends, so that prefix claims
    * on one bucket are checked and written one at a time.

@@ -1,0 +1,140 @@
+package io.floe.adapters.rest.management;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.in.BucketManagementUseCase;
+import io.floe.application.port.in.BucketManagementUseCase.BucketUpdate;
+import io.floe.application.port.in.BucketSpec;
+import io.floe.application.port.in.CreateNamespaceCommand;
+import io.floe.application.port.in.Invalid;
+import io.floe.domain.BucketConfig;
+import io.floe.domain.BucketCredentials;
+import io.floe.domain.DomainException;
+import io.floe.domain.StoragePath;
+import io.floe.domain.StoragePlatform;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * An org's bucket configurations under {@code /orgs/{org}/buckets}; a bucket is addressed by its
+ * nickname or its id. Responses never carry secrets.
+ */
+public final class BucketRoutes implements Consumer<RoutesConfig> {
+  private static final String BUCKETS = "/orgs/{org}/buckets";
+  private static final String BUCKET = BUCKETS + "/{bucket}";
+
+  /** A bucket configuration as the API shows it. */
+  record BucketBody(UUID id, String nickname, String platform, String name, String prefix,
+      String endpoint, String region, boolean pathStyle, AuthBody auth, boolean isDefault) {}
+
+  /** How the server authenticates to the bucket; the keys themselves are never shown. */
+  record AuthBody(String method, String roleArn) {}
+
+  private final AuthenticateUseCase authentication;
+  private final BucketManagementUseCase buckets;
+
+  public BucketRoutes(AuthenticateUseCase authentication, BucketManagementUseCase buckets) {
+    this.authentication = authentication;
+    this.buckets = buckets;
+  }
+
+  @Override
+  public void accept(RoutesConfig routes) {
+    routes.get(BUCKETS, handle(r -> r.ok(buckets.list(r.scope()).stream()
+        .map(BucketRoutes::body).toList())));
+    routes.post(BUCKETS, handle(r -> {
+      JsonFields fields = new JsonFields(r.body(JsonNode.class));
+      r.respond(201, body(buckets.create(r.scope(), spec(fields),
+          fields.bool("is_default").orElse(false))));
+    }));
+    routes.get(BUCKET, handle(r -> r.ok(body(buckets.get(r.scope(), bucket(r))))));
+    routes.patch(BUCKET, handle(r -> r.ok(body(buckets.update(r.scope(), bucket(r),
+        update(new JsonFields(r.body(JsonNode.class))))))));
+    routes.delete(BUCKET, handle(r -> {
+      buckets.delete(r.scope(), bucket(r));
+      r.respond(204, null);
+    }));
+    routes.post(BUCKET + "/default", handle(r -> r.ok(body(
+        buckets.makeDefault(r.scope(), bucket(r))))));
+  }
+
+  private static BucketSpec spec(JsonFields fields) {
+    try {
+      return new BucketSpec(
+          CreateNamespaceCommand.name(fields.text("nickname").orElse(null), "nickname"),
+          platform(fields.text("platform").orElseThrow(() ->
+              Invalid.because("platform is required"))),
+          fields.text("name").orElseThrow(() -> Invalid.because("name (the bucket) is required")),
+          StoragePath.parse(fields.text("prefix").orElse("")),
+          fields.text("endpoint"), fields.text("region"),
+          fields.bool("path_style").orElse(false), credentials(fields.node("auth")));
+    } catch (DomainException e) {
+      throw Invalid.because(e.getMessage());
+    }
+  }
+
+  private static BucketUpdate update(JsonFields fields) {
+    return new BucketUpdate(fields.text("name"), fields.text("prefix"),
+        fields.text("platform").map(raw -> platform(raw).wireName()),
+        optionalText(fields, "endpoint"), optionalText(fields, "region"),
+        fields.bool("path_style"),
+        fields.node("auth") == null ? Optional.empty()
+            : Optional.of(credentials(fields.node("auth"))));
+  }
+
+  /** Absent: unchanged; null: cleared; a string: set. */
+  private static Optional<Optional<String>> optionalText(JsonFields fields, String field) {
+    JsonNode node = fields.node(field);
+    return node == null ? Optional.empty() : Optional.of(fields.text(field));
+  }
+
+  private static StoragePlatform platform(String raw) {
+    try {
+      return StoragePlatform.fromWireName(raw);
+    } catch (DomainException e) {
+      throw Invalid.because(e.getMessage());
+    }
+  }
+
+  private static BucketCredentials credentials(JsonNode auth) {
+    if (auth == null || auth.isNull()) {
+      return BucketCredentials.none();
+    }
+    JsonFields fields = new JsonFields(auth);
+    String method = fields.text("method").orElse("none").toLowerCase(Locale.ROOT);
+    BucketCredentials credentials = switch (method) {
+      case "none", "anonymous" -> BucketCredentials.none();
+      case "ambient" -> BucketCredentials.ambient();
+      case "static", "hmac" -> BucketCredentials.staticKeys(
+          fields.text("access_key_id").orElseThrow(() ->
+              Invalid.because("auth.access_key_id is required for static keys")),
+          fields.text("secret_access_key").orElseThrow(() ->
+              Invalid.because("auth.secret_access_key is required for static keys")));
+      default -> throw Invalid.because("auth.method must be none, ambient or static, got '"
+          + method + "'");
+    };
+    return fields.text("role_arn").map(credentials::withRole).orElse(credentials);
+  }
+
+  static BucketBody body(BucketConfig bucket) {
+    return new BucketBody(bucket.id(), bucket.nickname().value(), bucket.platform().wireName(),
+        bucket.bucket(), bucket.prefix().value(), bucket.endpoint().orElse(null),
+        bucket.region().orElse(null), bucket.pathStyle(),
+        new AuthBody(bucket.credentials().kind().name().toLowerCase(Locale.ROOT),
+            bucket.credentials().roleArn().orElse(null)),
+        bucket.isDefault());
+  }
+
+  private static String bucket(ManagementRequest r) {
+    return r.http().pathParam("bucket");
+  }
+
+  private Handler handle(Consumer<ManagementRequest> work) {
+    return (Context ctx) -> work.accept(new ManagementRequest(ctx, authentication));
+  }
+}

@@ -1,0 +1,92 @@
+package io.floe.adapters.storage.s3;
+
+import io.floe.application.port.out.CredentialVendor.Access;
+import io.floe.application.port.out.RequestSigner;
+import io.floe.domain.BucketConfig;
+import io.floe.domain.BucketCredentials;
+import io.floe.domain.StoragePath;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.iceberg.aws.s3.S3FileIOProperties;
+import org.apache.iceberg.rest.requests.RemoteSignRequest;
+import org.apache.iceberg.rest.responses.ImmutableRemoteSignResponse;
+import org.apache.iceberg.rest.responses.RemoteSignResponse;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
+
+/**
+ * Signs S3 requests for engines with the server's own credentials (SigV4, unsigned payload),
+ * after {@link S3SigningRules} has confirmed the request stays inside the table.
+ */
+public final class S3RemoteSigner implements RequestSigner {
+  /** Set by the client's HTTP stack, or by the signer itself: never signed as given. */
+  private static final Set<String> UNSIGNED_HEADERS = Set.of("authorization", "x-amz-date",
+      "x-amz-security-token", "connection", "user-agent", "expect", "amz-sdk-invocation-id",
+      "amz-sdk-request", "amz-sdk-retry");
+
+  private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
+  private final Map<BucketCredentials, AwsCredentialsProvider> identities =
+      new ConcurrentHashMap<>();
+
+  @Override
+  public boolean canSign(BucketConfig bucket) {
+    return switch (bucket.platform()) {
+      case S3, S3_COMPATIBLE -> bucket.credentials().kind() != BucketCredentials.Kind.NONE;
+      default -> false;
+    };
+  }
+
+  @Override
+  public Map<String, String> remoteSigningConfig(BucketConfig bucket) {
+    Map<String, String> config = new HashMap<>(S3MetadataFileIo.connectionProperties(bucket));
+    config.put(S3FileIOProperties.REMOTE_SIGNING_ENABLED, "true");
+    return config;
+  }
+
+  @Override
+  public RemoteSignResponse sign(BucketConfig bucket, StoragePath location, Access access,
+      RemoteSignRequest request) {
+    if (!canSign(bucket)) {
+      throw S3RequestTarget.refused("this table's bucket takes no signed requests");
+    }
+    if (request.provider() != null && !request.provider().equals("s3")) {
+      throw S3RequestTarget.refused("provider '" + request.provider() + "' is not signed");
+    }
+    S3RequestTarget target = S3RequestTarget.parse(request.uri(), bucket);
+    S3SigningRules.check(target, location, access, request);
+
+    SdkHttpRequest.Builder unsigned = SdkHttpRequest.builder()
+        .method(SdkHttpMethod.fromValue(request.method().toUpperCase(Locale.ROOT)))
+        .uri(request.uri());
+    request.headers().forEach((name, values) -> {
+      if (!UNSIGNED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+        unsigned.putHeader(name, values);
+      }
+    });
+    SignedRequest signed = signer.sign(r -> r
+        .identity(identity(bucket).resolveCredentials())
+        .request(unsigned.build())
+        .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
+        .putProperty(AwsV4HttpSigner.REGION_NAME, S3Clients.region(bucket).id())
+        // S3 signs the path as sent, and engines stream bodies the catalog never sees.
+        .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
+        .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
+        .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, false));
+    Map<String, List<String>> headers = new HashMap<>(signed.request().headers());
+    return ImmutableRemoteSignResponse.builder()
+        .uri(request.uri())
+        .headers(headers)
+        .build();
+  }
+
+  private AwsCredentialsProvider identity(BucketConfig bucket) {
+    return identities.computeIfAbsent(bucket.credentials(), S3Clients::credentials);
+  }
+}

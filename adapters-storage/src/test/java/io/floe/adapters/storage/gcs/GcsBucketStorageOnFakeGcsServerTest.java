@@ -1,0 +1,44 @@
+package io.floe.adapters.storage.gcs;
+
+import com.google.cloud.storage.Storage;
+import io.floe.adapters.storage.BucketStorageContract;
+import io.floe.adapters.storage.servers.GcsEmulator;
+import io.floe.application.port.out.BucketStorage;
+import io.floe.domain.BucketConfig;
+import io.floe.domain.StoragePath;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The storage contract on fake-gcs-server, which enforces generation preconditions. */
+class GcsBucketStorageOnFakeGcsServerTest extends BucketStorageContract {
+  private static GcsEmulator emulator;
+  private static Storage client;
+  private static BucketConfig bucket;
+
+  @BeforeAll
+  static void start() {
+    emulator = GcsEmulator.fakeGcsServer();
+    bucket = GcsContractSupport.newBucket(emulator.endpoint(), "contract");
+    client = GcsClients.storage(bucket);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (client != null) {
+      client.close();
+    }
+    if (emulator != null) {
+      emulator.close();
+    }
+  }
+
+  @Override
+  protected BucketStorage storage() {
+    return new GcsBucketStorage(client, bucket, 5, true);
+  }
+
+  @Override
+  protected String expectedUri(StoragePath key) {
+    return "gs://contract/" + key.value();
+  }
+}

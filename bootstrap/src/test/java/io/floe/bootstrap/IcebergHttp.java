@@ -1,0 +1,61 @@
+package io.floe.bootstrap;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+/** Raw Iceberg REST calls under one org's prefix with one token, answering status and body. */
+final class IcebergHttp {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  record Reply(int status, JsonNode body) {
+    String errorType() {
+      return body.path("error").path("type").asText();
+    }
+  }
+
+  private final String base;
+  private final String token;
+
+  IcebergHttp(TestFloe floe, TestFloe.Org caller) {
+    this.base = floe.uri() + "/v1/" + caller.warehouse();
+    this.token = caller.token();
+  }
+
+  Reply get(String path) {
+    return send(request(path).GET());
+  }
+
+  Reply post(String path, String body) {
+    return send(request(path).POST(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  Reply delete(String path) {
+    return send(request(path).DELETE());
+  }
+
+  private HttpRequest.Builder request(String path) {
+    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path))
+        .header("Content-Type", "application/json");
+    return token == null ? builder : builder.header("Authorization", "Bearer " + token);
+  }
+
+  private static Reply send(HttpRequest.Builder request) {
+    try {
+      HttpResponse<String> response = HTTP.send(request.build(),
+          HttpResponse.BodyHandlers.ofString());
+      return new Reply(response.statusCode(), response.body().isEmpty()
+          ? JSON.missingNode() : JSON.readTree(response.body()));
+    } catch (IOException e) {
+      throw new AssertionError("request failed: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+}
