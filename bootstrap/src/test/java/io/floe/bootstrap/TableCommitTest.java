@@ -244,6 +244,24 @@ class TableCommitTest {
     assertThat(table.location()).contains("_sales/placed-").doesNotContain("my-choice");
   }
 
+  @Test
+  void aBucketOverrideCannotBeCombinedWithAStagedCreate() {
+    assertThatThrownBy(() -> catalog.buildTable(TableIdentifier.of(ns, "staged"), SCHEMA)
+        .withProperty("floe.bucket", "default").createTransaction())
+        .isInstanceOf(org.apache.iceberg.exceptions.BadRequestException.class)
+        .hasMessageContaining("floe.bucket").hasMessageContaining("staged create");
+    assertThat(catalog.tableExists(TableIdentifier.of(ns, "staged"))).isFalse();
+  }
+
+  @Test
+  void anUnknownBucketOverrideIsABadRequestAndCreatesNothing() {
+    assertThatThrownBy(() -> catalog.buildTable(TableIdentifier.of(ns, "nowhere"), SCHEMA)
+        .withProperty("floe.bucket", "no-such-bucket").create())
+        .isInstanceOf(org.apache.iceberg.exceptions.BadRequestException.class)
+        .hasMessageContaining("no-such-bucket");
+    assertThat(catalog.tableExists(TableIdentifier.of(ns, "nowhere"))).isFalse();
+  }
+
   private static DataFile dataFile(Table table, String name) {
     return DataFiles.builder(PartitionSpec.unpartitioned())
         .withPath(table.location() + "/data/" + name + ".parquet")
