@@ -3,6 +3,7 @@ package io.floe.adapters.storage;
 import com.google.cloud.storage.Storage;
 import io.floe.adapters.storage.gcs.GcsBucketStorage;
 import io.floe.adapters.storage.gcs.GcsClients;
+import io.floe.adapters.storage.gcs.GcsCredentialVendor;
 import io.floe.adapters.storage.gcs.GcsMetadataFileIo;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.adapters.storage.local.LocalFileIO;
@@ -45,6 +46,7 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
       new ClientCache<>(S3CredentialVendor::stsClient);
   private final S3CredentialVendor s3Vendor;
   private final S3RemoteSigner s3Signer = new S3RemoteSigner();
+  private final GcsCredentialVendor gcsVendor = new GcsCredentialVendor();
 
   public StorageAdapters() {
     this(DEFAULT_CREDENTIAL_LIFETIME);
@@ -78,16 +80,14 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
     };
   }
 
-  /**
-   * Local buckets are the server's own disk: engines on the same machine need no keys. GCS
-   * buckets vend nothing yet (downscoped tokens are still to come): engines use their own.
-   */
+  /** Local buckets are the server's own disk: engines on the same machine need no keys. */
   @Override
   public Optional<VendedCredentials> vend(BucketConfig bucket, StoragePath location,
       Access access, String requester) {
     return switch (bucket.platform()) {
-      case LOCAL, GCS -> Optional.empty();
+      case LOCAL -> Optional.empty();
       case S3, S3_COMPATIBLE -> s3Vendor.vend(bucket, location, access, requester);
+      case GCS -> gcsVendor.vend(bucket, location, access, requester);
       default -> throw new UnsupportedPlatformException(bucket);
     };
   }

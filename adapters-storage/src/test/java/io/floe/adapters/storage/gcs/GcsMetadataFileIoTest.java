@@ -60,7 +60,7 @@ class GcsMetadataFileIoTest {
   }
 
   @Test
-  void gcsBucketsVendNothingYet() {
+  void anonymousBucketsVendNothingAndNoGcsBucketTakesSignedRequests() {
     assertThat(adapters.vend(bucket, new StoragePath("org/ns-1/t"), Access.READ_ONLY, "alice"))
         .isEmpty();
     assertThat(adapters.canSign(bucket)).isFalse();

@@ -1,4 +1,4 @@
-package io.floe.adapters.storage.s3;
+package io.floe.adapters.storage;
 
 import io.floe.application.port.out.CredentialVendor.Access;
 import io.floe.application.port.out.CredentialVendor.VendedCredentials;
@@ -13,10 +13,10 @@ import java.util.function.Supplier;
 
 /**
  * Reuses vended credentials while most of their life is left, so that an engine loading a table
- * in a loop costs one STS call per half session, not one per load. Keyed by everything the
- * credentials depend on, the requester included (it names the session in the audit log).
+ * in a loop costs one token exchange per half session, not one per load. Keyed by everything
+ * the credentials depend on, the requester included (it names the session in audit logs).
  */
-final class VendedCredentialCache {
+public final class VendedCredentialCache {
   private record Key(BucketConfig bucket, StoragePath location, Access access, String requester) {}
 
   private static final int MAX_ENTRIES = 10_000;
@@ -25,12 +25,12 @@ final class VendedCredentialCache {
   private final Duration minimumRemaining;
   private final Clock clock;
 
-  VendedCredentialCache(Duration sessionDuration, Clock clock) {
+  public VendedCredentialCache(Duration sessionDuration, Clock clock) {
     this.minimumRemaining = sessionDuration.dividedBy(2);
     this.clock = clock;
   }
 
-  Optional<VendedCredentials> get(BucketConfig bucket, StoragePath location, Access access,
+  public Optional<VendedCredentials> get(BucketConfig bucket, StoragePath location, Access access,
       String requester, Supplier<Optional<VendedCredentials>> vend) {
     Key key = new Key(bucket, location, access, requester);
     VendedCredentials cached = entries.get(key);
