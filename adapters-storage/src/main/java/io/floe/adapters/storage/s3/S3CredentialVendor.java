@@ -33,7 +33,8 @@ public final class S3CredentialVendor implements CredentialVendor {
   private final Duration sessionDuration;
   private final VendedCredentialCache cache;
 
-  public S3CredentialVendor(Function<BucketConfig, StsClient> stsClients, Duration sessionDuration) {
+  public S3CredentialVendor(Function<BucketConfig, StsClient> stsClients,
+      Duration sessionDuration) {
     if (sessionDuration.compareTo(MINIMUM_SESSION) < 0) {
       throw new IllegalArgumentException("sessions last at least " + MINIMUM_SESSION);
     }

@@ -27,10 +27,13 @@ import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
  * after {@link S3SigningRules} has confirmed the request stays inside the table.
  */
 public final class S3RemoteSigner implements RequestSigner {
-  /** Set by the client's HTTP stack, or by the signer itself: never signed as given. */
-  private static final Set<String> UNSIGNED_HEADERS = Set.of("authorization", "x-amz-date",
-      "x-amz-security-token", "connection", "user-agent", "expect", "amz-sdk-invocation-id",
-      "amz-sdk-request", "amz-sdk-retry");
+  /**
+   * Set by the client's HTTP stack, or by the signer itself: never signed as given. The host in
+   * particular comes from the checked URI, never from a header that could name another bucket.
+   */
+  private static final Set<String> UNSIGNED_HEADERS = Set.of("host", "authorization",
+      "x-amz-date", "x-amz-security-token", "connection", "user-agent", "expect",
+      "amz-sdk-invocation-id", "amz-sdk-request", "amz-sdk-retry");
 
   private static final String PYICEBERG_SIGNER = "s3.signer";
   private static final String PYICEBERG_REST_SIGNER = "S3V4RestSigner";

@@ -72,7 +72,8 @@ class S3CredentialVendorTest {
   @Test
   void vendedCredentialsCarryEverythingS3FileIoNeedsAndExpireWhenStsSays() {
     Instant before = Instant.now();
-    VendedCredentials vended = adapters.vend(bucket, TABLE, Access.READ_WRITE, "alice").orElseThrow();
+    VendedCredentials vended =
+        adapters.vend(bucket, TABLE, Access.READ_WRITE, "alice").orElseThrow();
 
     Map<String, String> config = vended.config();
     assertThat(config).containsKeys("s3.access-key-id", "s3.secret-access-key",
@@ -142,7 +143,8 @@ class S3CredentialVendorTest {
 
   @Test
   void aSessionIsReusedWhileMostOfItsLifeIsLeft() {
-    VendedCredentials first = adapters.vend(bucket, TABLE, Access.READ_ONLY, "looper").orElseThrow();
+    VendedCredentials first =
+        adapters.vend(bucket, TABLE, Access.READ_ONLY, "looper").orElseThrow();
     VendedCredentials second =
         adapters.vend(bucket, TABLE, Access.READ_ONLY, "looper").orElseThrow();
     VendedCredentials writer =

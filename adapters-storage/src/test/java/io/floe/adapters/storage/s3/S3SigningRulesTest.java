@@ -96,6 +96,17 @@ class S3SigningRulesTest {
   }
 
   @Test
+  void aHostHeaderNamingAnotherBucketIsNotWhatGetsSigned() {
+    RemoteSignResponse signed = signer.sign(ON_AWS, TABLE, Access.READ_ONLY, request("GET",
+        "https://lake.s3.eu-west-1.amazonaws.com/org/ns/t/a",
+        Map.of("Host", List.of("other.s3.eu-west-1.amazonaws.com")), null));
+    assertThat(signed.headers().entrySet())
+        .filteredOn(header -> header.getKey().equalsIgnoreCase("host"))
+        .allSatisfy(header -> assertThat(header.getValue())
+            .containsExactly("lake.s3.eu-west-1.amazonaws.com"));
+  }
+
+  @Test
   void batchDeletesMustNameOnlyKeysInsideTheTable() {
     String delete = "http://127.0.0.1:9000/lake?delete";
     String inside = "<Delete xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Object><Key>"
