@@ -21,7 +21,7 @@ import org.w3c.dom.NodeList;
  * Which S3 requests the catalog signs for a table: object reads (and, for writers, writes and
  * multipart uploads) beneath the table's location, listings of prefixes beneath it, and batch
  * deletes of keys beneath it. Everything else is refused, including requests that would change
- * permissions (ACLs) or copy data in from elsewhere.
+ * permissions (ACLs), lock objects, or copy data in from elsewhere.
  */
 final class S3SigningRules {
   private static final Set<String> READ_METHODS = Set.of("GET", "HEAD");
@@ -74,6 +74,10 @@ final class S3SigningRules {
       }
       if (name.startsWith("x-amz-grant-")) {
         throw refused("requests that grant permissions are not signed");
+      }
+      if (name.startsWith("x-amz-object-lock-")) {
+        throw refused("object locks are not signed: they would stop the table's files from "
+            + "ever being deleted");
       }
       if (name.equals("x-amz-acl") && !header.getValue().stream()
           .allMatch(value -> PRIVATE_ACLS.contains(value.strip()))) {

@@ -90,6 +90,7 @@ class S3SigningRulesTest {
     refusedWithHeaders(Map.of("x-amz-grant-read", List.of("uri=AllUsers")), "PUT", inside);
     refusedWithHeaders(Map.of("x-amz-copy-source", List.of("/lake/org/other/secret")), "PUT",
         inside);
+    refusedWithHeaders(Map.of("x-amz-object-lock-mode", List.of("COMPLIANCE")), "PUT", inside);
     assertThatCode(() -> signer.sign(ON_ENDPOINT, TABLE, Access.READ_WRITE, request("PUT", inside,
         Map.of("x-amz-acl", List.of("bucket-owner-full-control")), null)))
         .doesNotThrowAnyException();
