@@ -1,7 +1,7 @@
 package io.floe.bootstrap;
 
 import io.floe.application.port.in.RunCleanupUseCase.CleanupReport;
-import io.floe.application.service.NamespaceCleanup;
+import io.floe.application.service.CleanupPass;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -19,7 +19,7 @@ final class CleanupScheduler implements AutoCloseable {
 
   private final ScheduledExecutorService executor;
 
-  CleanupScheduler(NamespaceCleanup cleanup, Duration firstRunAfter, Duration period) {
+  CleanupScheduler(CleanupPass cleanup, Duration firstRunAfter, Duration period) {
     this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
       Thread thread = new Thread(runnable, "floe-cleanup");
       thread.setDaemon(true);
@@ -29,10 +29,11 @@ final class CleanupScheduler implements AutoCloseable {
         period.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  private static void runQuietly(NamespaceCleanup cleanup) {
+  private static void runQuietly(CleanupPass cleanup) {
     try {
       CleanupReport report = cleanup.run(Optional.empty());
-      if (report.namespacesPurged() + report.creationsUndone() + report.failures() > 0) {
+      if (report.namespacesPurged() + report.reposPurged() + report.creationsUndone()
+          + report.failures() > 0) {
         LOG.info("cleanup pass: {}", report);
       }
     } catch (RuntimeException e) {

@@ -1,6 +1,5 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.icechunk.BucketIcechunkRepositories;
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.persistence.EmbeddedPostgresServer;
@@ -8,18 +7,15 @@ import io.floe.adapters.persistence.JooqCatalogObjectStore;
 import io.floe.adapters.persistence.JooqGrantStore;
 import io.floe.adapters.persistence.JooqIdempotencyStore;
 import io.floe.adapters.persistence.JooqIdentityDirectory;
-import io.floe.adapters.persistence.JooqNameRegistry;
 import io.floe.adapters.persistence.JooqNamespaceStore;
 import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqPrincipalStore;
-import io.floe.adapters.persistence.JooqRepoStore;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.management.AccessManagementRoutes;
-import io.floe.adapters.rest.management.RepoRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.in.BucketSpec;
@@ -34,7 +30,7 @@ import io.floe.application.service.IdempotencyService;
 import io.floe.application.service.OrgProvisioningService;
 import io.floe.application.service.PrefixClaimer;
 import io.floe.application.service.ReadinessService;
-import io.floe.application.service.RepoService;
+import io.floe.application.service.CleanupPass;
 import io.floe.application.service.TablePlacement;
 import io.floe.application.service.TableService;
 import io.floe.application.service.ViewService;
@@ -103,20 +99,17 @@ public final class FloeServer implements AutoCloseable {
         identities::findByExternalId);
     NamespaceModule namespaceModule = new NamespaceModule(database, orgs, namespaces, claimer,
         storage, ids, clock, policy, settings.namespaceRecoveryPeriod(), probe);
-    // The hourly cleanup; its first pass also finishes whatever a crash left half done.
-    started.push(new CleanupScheduler(namespaceModule.cleanup, Duration.ofMinutes(1),
-        Duration.ofHours(1)));
     TableService tables = new TableService(locator, objects, metadataFiles, placement, database,
         ids, clock, policy, storage, storage);
     ViewService views = new ViewService(locator, objects, metadataFiles, placement, database, ids,
         clock, policy);
     IdempotencyService idempotency = new IdempotencyService(new JooqIdempotencyStore(database),
         database, clock, settings.idempotencyLifetime());
-    // Repos share the namespaces' soft-delete lifecycle, recovery period included.
-    RepoService repos = new RepoService(orgs, new JooqRepoStore(database),
-        new JooqNameRegistry(database), claimer, new BucketIcechunkRepositories(storage), storage,
-        database, ids, clock, policy, settings.namespaceRecoveryPeriod());
-    RepoRoutes repoRoutes = new RepoRoutes(authentication, repos);
+    RepoModule repoModule = new RepoModule(database, orgs, claimer, storage, ids, clock, policy,
+        settings.namespaceRecoveryPeriod(), probe);
+    CleanupPass cleanup = new CleanupPass(namespaceModule.cleanup, repoModule.cleanup, policy);
+    // The hourly cleanup; its first pass also finishes whatever a crash left half done.
+    started.push(new CleanupScheduler(cleanup, Duration.ofMinutes(1), Duration.ofHours(1)));
     AccessManagementRoutes accessRoutes = new AccessManagementRoutes(authentication,
         new AccessManagementService(identities, grants, namespaces,
             objects, policy, database, ids, clock));
@@ -124,7 +117,8 @@ public final class FloeServer implements AutoCloseable {
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, tables, views,
             idempotency, settings.idempotencyLifetime()),
-        List.of(repoRoutes::register, namespaceModule.routes(authentication), accessRoutes));
+        List.of(repoModule.routes(authentication),
+            namespaceModule.routes(authentication, cleanup), accessRoutes));
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */

@@ -1,6 +1,7 @@
 package io.floe.bootstrap;
 
 import io.floe.adapters.persistence.Database;
+import io.floe.adapters.persistence.JooqDroppedTableClaimStore;
 import io.floe.adapters.persistence.JooqNameRegistry;
 import io.floe.adapters.persistence.JooqNamespaceDirectory;
 import io.floe.adapters.persistence.JooqNamespaceLifecycleStore;
@@ -11,6 +12,7 @@ import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.rest.management.BucketRoutes;
 import io.floe.adapters.rest.management.NamespaceManagementRoutes;
 import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.in.RunCleanupUseCase;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.LifecycleProbe;
@@ -56,12 +58,14 @@ final class NamespaceModule {
     this.management = new NamespaceManagementService(creation, deletion,
         new JooqNamespaceDirectory(database), lifecycle, database, clock, policy);
     this.cleanup = new NamespaceCleanup(lifecycle, namespaces, names, claims, orgs, storage,
-        repair, database, clock, probe, policy);
+        repair, database, clock, probe, policy, new JooqDroppedTableClaimStore(database));
     this.buckets = new BucketManagementService(orgs, database, ids, policy);
   }
 
-  Consumer<RoutesConfig> routes(AuthenticateUseCase authentication) {
-    return new NamespaceManagementRoutes(authentication, management, cleanup)
+  /** The routes; the on-demand cleanup runs the whole pass, repos included. */
+  Consumer<RoutesConfig> routes(AuthenticateUseCase authentication,
+      RunCleanupUseCase cleanupPass) {
+    return new NamespaceManagementRoutes(authentication, management, cleanupPass)
         .andThen(new BucketRoutes(authentication, buckets));
   }
 }

@@ -2,6 +2,7 @@ package io.floe.adapters.persistence;
 
 import static io.floe.adapters.persistence.jooq.Tables.CATALOG_OBJECTS;
 import static io.floe.adapters.persistence.jooq.Tables.NAMESPACES;
+import static io.floe.adapters.persistence.jooq.Tables.PREFIX_CLAIMS;
 
 import io.floe.adapters.persistence.jooq.tables.records.CatalogObjectsRecord;
 import io.floe.application.port.out.CatalogObjectStore;
@@ -101,7 +102,17 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore {
 
   @Override
   public boolean delete(UUID objectId) {
-    return dsl.deleteFrom(CATALOG_OBJECTS).where(CATALOG_OBJECTS.ID.eq(objectId)).execute() == 1;
+    return dsl.transactionResult(() -> {
+      // A table with a prefix of its own keeps its claim, since its files stay; the namespace it
+      // leaves is recorded on the claim so that the namespace's cleanup empties and releases it.
+      dsl.update(PREFIX_CLAIMS)
+          .set(PREFIX_CLAIMS.DROPPED_FROM_NAMESPACE_ID, dsl.select(CATALOG_OBJECTS.NAMESPACE_ID)
+              .from(CATALOG_OBJECTS).where(CATALOG_OBJECTS.ID.eq(objectId)).<UUID>asField())
+          .where(PREFIX_CLAIMS.OWNER_ID.eq(objectId))
+          .execute();
+      return dsl.deleteFrom(CATALOG_OBJECTS).where(CATALOG_OBJECTS.ID.eq(objectId))
+          .execute() == 1;
+    });
   }
 
   static CatalogObject toObject(CatalogObjectsRecord row) {

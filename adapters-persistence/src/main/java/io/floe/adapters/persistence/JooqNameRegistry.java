@@ -38,4 +38,12 @@ public final class JooqNameRegistry implements NameRegistry {
     dsl.deleteFrom(ORG_NAMES)
         .where(ORG_NAMES.ORG_ID.eq(orgId), ORG_NAMES.NAME_KEY.eq(name.key())).execute();
   }
+
+  @Override
+  public void releaseIfHeldBy(UUID orgId, CatalogName name, UUID ownerId) {
+    dsl.deleteFrom(ORG_NAMES)
+        .where(ORG_NAMES.ORG_ID.eq(orgId), ORG_NAMES.NAME_KEY.eq(name.key()),
+            ORG_NAMES.OWNER_ID.eq(ownerId))
+        .execute();
+  }
 }

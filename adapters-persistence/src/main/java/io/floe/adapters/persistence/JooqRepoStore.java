@@ -95,7 +95,7 @@ public final class JooqRepoStore implements RepoStore {
     return new DeletedRepo(toRepo(row), Times.instant(row.getPurgeAfter()));
   }
 
-  private static Repo toRepo(ReposRecord row) {
+  static Repo toRepo(ReposRecord row) {
     return new Repo(row.getId(), row.getOrgId(), new CatalogName(row.getName()),
         new StorageLocation(row.getBucketId(), new StoragePath(row.getPrefix())),
         Optional.ofNullable(row.getDescription()), Times.instant(row.getCreatedAt()),

@@ -7,14 +7,17 @@ import io.floe.application.port.out.PendingCreationStore;
 import io.floe.application.port.out.PendingCreationStore.Pending;
 import io.floe.application.port.out.PrefixClaimStore;
 import io.floe.application.port.out.UnitOfWork;
+import io.floe.domain.PrefixClaim;
 import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Undoes creations that never finished: removes the marker (and only the marker: the prefix was
- * empty when it was claimed, and nothing else could write there before the owner existed), then
- * releases the claim and the name and drops the journal row, in one transaction.
+ * empty when it was claimed, and nothing else could write there before the owner existed; a
+ * repo's creation also initialized its Icechunk repository there, so for a repo everything under
+ * the prefix goes), then releases the claim and the name and drops the journal row, in one
+ * transaction.
  */
 public final class CreationRepair {
   private static final Logger LOG = LoggerFactory.getLogger(CreationRepair.class);
@@ -68,8 +71,13 @@ public final class CreationRepair {
   }
 
   private void undo(Pending creation) {
-    orgs.bucket(creation.bucketId()).ifPresent(bucket ->
-        storage.open(bucket).delete(creation.prefix().resolve(PrefixClaimer.MARKER)));
+    orgs.bucket(creation.bucketId()).ifPresent(bucket -> {
+      if (creation.kind() == PrefixClaim.OwnerKind.REPO) {
+        storage.open(bucket).deleteUnder(creation.prefix());
+      } else {
+        storage.open(bucket).delete(creation.prefix().resolve(PrefixClaimer.MARKER));
+      }
+    });
     claims.releaseAllOf(creation.ownerId());
     names.release(creation.orgId(), creation.name());
     pending.finish(creation.ownerId());

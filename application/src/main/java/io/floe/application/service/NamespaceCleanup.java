@@ -3,6 +3,7 @@ package io.floe.application.service;
 import io.floe.application.port.in.RunCleanupUseCase;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.BucketStorageProvider;
+import io.floe.application.port.out.DroppedTableClaimStore;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.port.out.NameRegistry;
 import io.floe.application.port.out.NamespaceLifecycleStore;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * The cleanup pass: finishes unfinished creations, then removes deleted namespaces whose recovery
  * period has passed. For each: (1) the name is released and the attempt recorded; (2) the prefix
  * is emptied, except the files of any table that still lives in the catalog (one renamed into
- * another namespace keeps its files here); (3) the claim is released and the row removed. Each
+ * another namespace keeps its files here), and so are the own prefixes of tables dropped from it;
+ * (3) the claims are released and the row removed. Each
  * step is safe to repeat, so a pass that dies anywhere is finished by the next one.
  */
 public final class NamespaceCleanup implements RunCleanupUseCase {
@@ -49,11 +51,12 @@ public final class NamespaceCleanup implements RunCleanupUseCase {
   private final Clock clock;
   private final LifecycleProbe probe;
   private final AccessPolicy policy;
+  private final DroppedTablePrefixes droppedTables;
 
   public NamespaceCleanup(NamespaceLifecycleStore lifecycle, NamespaceStore namespaces,
       NameRegistry names, PrefixClaimStore claims, OrgStore orgs, BucketStorageProvider storage,
       CreationRepair repair, UnitOfWork unitOfWork, Clock clock, LifecycleProbe probe,
-      AccessPolicy policy) {
+      AccessPolicy policy, DroppedTableClaimStore droppedTableClaims) {
     this.lifecycle = lifecycle;
     this.namespaces = namespaces;
     this.names = names;
@@ -65,6 +68,8 @@ public final class NamespaceCleanup implements RunCleanupUseCase {
     this.clock = clock;
     this.probe = probe;
     this.policy = policy;
+    this.droppedTables = new DroppedTablePrefixes(droppedTableClaims, lifecycle, claims, orgs,
+        storage);
   }
 
   @Override
@@ -112,7 +117,8 @@ public final class NamespaceCleanup implements RunCleanupUseCase {
     BucketConfig bucket = orgs.bucket(namespace.bucketId()).orElseThrow(() ->
         new IllegalStateException("bucket of namespace " + namespace.name() + " vanished"));
     StorageLocation prefix = new StorageLocation(bucket.id(), namespace.prefix());
-    long removed = deleted.retainData() ? 0 : empty(bucket, prefix);
+    long removed = deleted.retainData() ? 0
+        : empty(bucket, prefix) + droppedTables.empty(namespace.id());
     probe.reached("namespace-cleanup:emptied");
     return unitOfWork.inTransaction(() -> {
       if (lifecycle.lockForCleanup(id).isEmpty()) {
@@ -126,6 +132,7 @@ public final class NamespaceCleanup implements RunCleanupUseCase {
         return new Outcome(true, false, removed);
       }
       claims.releaseAllOf(id);
+      droppedTables.release(id);
       lifecycle.purge(id);
       LOG.info("purged deleted namespace {} ({} objects removed from {})", namespace.name(),
           removed, bucket.uriOf(namespace.prefix()));

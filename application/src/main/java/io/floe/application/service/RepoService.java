@@ -1,13 +1,14 @@
 package io.floe.application.service;
 
 import io.floe.application.port.in.CreateRepoCommand;
+import io.floe.application.port.in.DeleteRepoCommand;
 import io.floe.application.port.in.RepoDetails;
 import io.floe.application.port.in.ReposUseCase;
-import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.IcechunkRepositories;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.NameRegistry;
 import io.floe.application.port.out.OrgStore;
+import io.floe.application.port.out.RepoLifecycleStore;
 import io.floe.application.port.out.RepoStore;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
@@ -15,7 +16,6 @@ import io.floe.application.security.OrgContext;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.CatalogName;
 import io.floe.domain.InvalidNameException;
-import io.floe.domain.PrefixClaim;
 import io.floe.domain.PrefixGenerator;
 import io.floe.domain.Repo;
 import io.floe.domain.RepoCommit;
@@ -27,8 +27,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NotFoundException;
 
@@ -43,10 +41,10 @@ public final class RepoService implements ReposUseCase {
 
   private final OrgStore orgs;
   private final RepoStore repos;
+  private final RepoLifecycleStore lifecycle;
+  private final RepoCreation creation;
   private final NameRegistry names;
-  private final PrefixClaimer claimer;
   private final IcechunkRepositories icechunk;
-  private final BucketStorageProvider storage;
   private final UnitOfWork unitOfWork;
   private final IdGenerator ids;
   private final Clock clock;
@@ -54,15 +52,16 @@ public final class RepoService implements ReposUseCase {
   private final Duration recoveryPeriod;
   private final PrefixGenerator prefixes;
 
-  public RepoService(OrgStore orgs, RepoStore repos, NameRegistry names, PrefixClaimer claimer,
-      IcechunkRepositories icechunk, BucketStorageProvider storage, UnitOfWork unitOfWork,
-      IdGenerator ids, Clock clock, AccessPolicy policy, Duration recoveryPeriod) {
+  public RepoService(OrgStore orgs, RepoStore repos, RepoLifecycleStore lifecycle,
+      RepoCreation creation, NameRegistry names, IcechunkRepositories icechunk,
+      UnitOfWork unitOfWork, IdGenerator ids, Clock clock, AccessPolicy policy,
+      Duration recoveryPeriod) {
     this.orgs = orgs;
     this.repos = repos;
+    this.lifecycle = lifecycle;
+    this.creation = creation;
     this.names = names;
-    this.claimer = claimer;
     this.icechunk = icechunk;
-    this.storage = storage;
     this.unitOfWork = unitOfWork;
     this.ids = ids;
     this.clock = clock;
@@ -78,25 +77,7 @@ public final class RepoService implements ReposUseCase {
     Repo repo = new Repo(ids.newId(), context.org().id(), command.name(),
         new StorageLocation(bucket.id(), prefixes.repoPrefix(bucket, command.name())),
         command.description(), clock.instant(), Optional.empty());
-    // Everything written to storage lies under the claimed prefix; once the claim (which checked
-    // the prefix empty) has succeeded, a failed create may remove all of it.
-    AtomicBoolean claimed = new AtomicBoolean();
-    try {
-      unitOfWork.inTransaction(() -> {
-        reserveName(context, repo.name(), repo);
-        repos.insert(repo);
-        claimer.claim(bucket, new PrefixClaim(bucket.id(), repo.location().path(),
-            new PrefixClaim.Owner(PrefixClaim.OwnerKind.REPO, repo.id())), marker(context, repo));
-        claimed.set(true);
-        icechunk.create(bucket, repo.location().path(), PrefixClaimer.MARKER);
-      });
-    } catch (RuntimeException e) {
-      if (claimed.get()) {
-        discardQuietly(bucket, repo, e);
-      }
-      throw e;
-    }
-    return details(repo, bucket, Optional.empty());
+    return details(creation.create(context, bucket, repo), bucket, Optional.empty());
   }
 
   @Override
@@ -121,15 +102,17 @@ public final class RepoService implements ReposUseCase {
   }
 
   @Override
-  public void delete(OrgContext context, String repo) {
+  public void delete(OrgContext context, String repo, DeleteRepoCommand command) {
     unitOfWork.inTransaction(() -> {
       Repo found = requireLive(context, repo);
       Instant now = clock.instant();
-      repos.markDeleted(found.id(), now, now.plus(recoveryPeriod));
-      if (recoveryPeriod.isZero()) {
-        // Nothing can be restored, so the name is free at once; the prefix and the files stay
-        // claimed until a cleanup pass removes them.
-        names.release(context.org().id(), found.name());
+      // Without a recovery period nothing can be restored, so the name is free at once; the
+      // prefix and the files stay claimed until a cleanup pass removes them.
+      boolean releaseName = command.immediate() || recoveryPeriod.isZero();
+      Instant purgeAfter = command.immediate() ? now : now.plus(recoveryPeriod);
+      lifecycle.markDeleted(found.id(), now, purgeAfter, command.retainData(), releaseName);
+      if (releaseName) {
+        names.releaseIfHeldBy(context.org().id(), found.name(), found.id());
       }
     });
   }
@@ -144,7 +127,7 @@ public final class RepoService implements ReposUseCase {
               "No deleted repo '%s' can be restored: it does not exist or its recovery period "
                   + "is over", name));
       // The name normally stayed held by the deleted repo; reserving again is then a no-op.
-      reserveName(context, name, deleted.repo());
+      creation.reserveName(deleted.repo());
       repos.markRestored(deleted.repo().id());
       return deleted.repo();
     });
@@ -183,16 +166,6 @@ public final class RepoService implements ReposUseCase {
         .orElseThrow(() -> new NotFoundException("Repo does not exist: %s", name));
   }
 
-  /** Holds the name for {@code owner}; refuses when a namespace or another repo holds it. */
-  private void reserveName(OrgContext context, CatalogName name, Repo owner) {
-    names.reserve(context.org().id(), name, PrefixClaim.OwnerKind.REPO, owner.id())
-        .filter(holder -> !holder.ownerId().equals(owner.id()))
-        .ifPresent(holder -> {
-          throw new AlreadyExistsException(holder.kind() == PrefixClaim.OwnerKind.NAMESPACE
-              ? "Name '%s' is taken by a namespace of this org" : "Repo already exists: %s", name);
-        });
-  }
-
   private BucketConfig chooseBucket(OrgContext context, Optional<CatalogName> nickname) {
     return nickname.map(given -> orgs.bucket(context.org().id(), given).orElseThrow(() ->
             new BadRequestException("Bucket configuration '%s' does not exist in org '%s'", given,
@@ -223,18 +196,5 @@ public final class RepoService implements ReposUseCase {
 
   private static String refOrDefault(String ref) {
     return ref == null || ref.isBlank() ? DEFAULT_REF : ref;
-  }
-
-  private static String marker(OrgContext context, Repo repo) {
-    return "{\"kind\":\"repo\",\"org\":\"" + context.org().name() + "\",\"id\":\"" + repo.id()
-        + "\",\"created_at\":\"" + repo.createdAt() + "\"}\n";
-  }
-
-  private void discardQuietly(BucketConfig bucket, Repo repo, RuntimeException cause) {
-    try {
-      storage.open(bucket).deleteUnder(repo.location().path());
-    } catch (RuntimeException e) {
-      cause.addSuppressed(e);
-    }
   }
 }

@@ -2,6 +2,7 @@ package io.floe.adapters.rest.management;
 
 import io.floe.application.port.in.AuthenticateUseCase;
 import io.floe.application.port.in.CreateRepoCommand;
+import io.floe.application.port.in.DeleteRepoCommand;
 import io.floe.application.port.in.ReposUseCase;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -37,8 +38,11 @@ public final class RepoRoutes {
         Boolean.parseBoolean(r.http().queryParam("deleted"))
             ? repos.listDeleted(r.scope()) : repos.list(r.scope())))));
     routes.get(REPO, handle(r -> r.ok(RepoBodies.Repo.of(repos.get(r.scope(), repo(r))))));
+    // ?immediate=true frees the name now, ?retain_data=true keeps the files: as for namespaces.
     routes.delete(REPO, handle(r -> {
-      repos.delete(r.scope(), repo(r));
+      QueryParams params = new QueryParams(r.http());
+      repos.delete(r.scope(), repo(r),
+          new DeleteRepoCommand(params.flag("immediate"), params.flag("retain_data")));
       r.respond(204, null);
     }));
     routes.post(REPO + "/restore", handle(r ->

@@ -25,7 +25,12 @@ public interface ReposUseCase {
   List<RepoDetails> listDeleted(OrgContext context);
 
   /** Soft-deletes: the repository's files and name stay until the recovery period ends. */
-  void delete(OrgContext context, String repo);
+  default void delete(OrgContext context, String repo) {
+    delete(context, repo, DeleteRepoCommand.SOFT);
+  }
+
+  /** Deletes as {@code command} says; the cleanup pass removes the files later, if at all. */
+  void delete(OrgContext context, String repo, DeleteRepoCommand command);
 
   RepoDetails restore(OrgContext context, String repo);
 

@@ -6,7 +6,13 @@ import io.floe.application.security.OrgContext;
 public interface RunCleanupUseCase {
   /** What one pass did. */
   record CleanupReport(int creationsUndone, int namespacesPurged, long objectsDeleted,
-      int namespacesKept, int failures) {}
+      int namespacesKept, int failures, int reposPurged) {
+    /** A report of the namespace steps alone, before repos are counted in. */
+    public CleanupReport(int creationsUndone, int namespacesPurged, long objectsDeleted,
+        int namespacesKept, int failures) {
+      this(creationsUndone, namespacesPurged, objectsDeleted, namespacesKept, failures, 0);
+    }
+  }
 
   CleanupReport runFor(OrgContext context);
 }

@@ -13,4 +13,10 @@ public interface NameRegistry {
   Optional<Holder> reserve(UUID orgId, CatalogName name, OwnerKind kind, UUID ownerId);
 
   void release(UUID orgId, CatalogName name);
+
+  /**
+   * Releases the name only while {@code ownerId} holds it: an owner whose name was given up
+   * earlier must not free it from whoever took it since.
+   */
+  void releaseIfHeldBy(UUID orgId, CatalogName name, UUID ownerId);
 }
