@@ -68,6 +68,7 @@ public final class TableService implements IcebergTablesUseCase {
   private final IdGenerator ids;
   private final Clock clock;
   private final AccessPolicy policy;
+  private final CatalogObjectRenamer renamer;
   private final CredentialVendor vendor;
   private final RequestSigner signer;
 
@@ -91,6 +92,7 @@ public final class TableService implements IcebergTablesUseCase {
     this.ids = ids;
     this.clock = clock;
     this.policy = policy;
+    this.renamer = new CatalogObjectRenamer(locator, objects, unitOfWork, clock, policy);
     this.committer = new TableCommitter(objects, files, unitOfWork, clock);
   }
 
@@ -224,19 +226,9 @@ public final class TableService implements IcebergTablesUseCase {
 
   @Override
   public void rename(OrgContext context, RenameTableRequest request) {
-    ResolvedObject source = locator.table(context, request.source());
-    policy.require(context, Action.WRITE, source.namespace(), source.object());
-    Namespace target = locator.namespace(context, request.destination().namespace());
-    policy.require(context, Action.WRITE, target);
-    TableName newName = FlatIdentifiers.tableName(request.destination());
-    unitOfWork.inTransaction(() -> {
-      locator.find(context, request.destination()).ifPresent(existing -> {
-        throw new AlreadyExistsException("Cannot rename %s to %s. %s already exists",
-            request.source(), request.destination(), kindName(existing));
-      });
-      objects.rename(source.object().id(), target.id(), newName, clock.instant());
-    });
+    renamer.rename(context, locator.table(context, request.source()), request);
   }
+
 
   @Override
   public LoadTableResponse register(OrgContext context,

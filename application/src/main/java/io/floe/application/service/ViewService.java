@@ -43,6 +43,7 @@ public final class ViewService implements IcebergViewsUseCase {
   private final IdGenerator ids;
   private final Clock clock;
   private final AccessPolicy policy;
+  private final CatalogObjectRenamer renamer;
 
   public ViewService(CatalogLocator locator, CatalogObjectStore objects, MetadataFiles files,
       TablePlacement placement, UnitOfWork unitOfWork, IdGenerator ids, Clock clock,
@@ -55,6 +56,7 @@ public final class ViewService implements IcebergViewsUseCase {
     this.ids = ids;
     this.clock = clock;
     this.policy = policy;
+    this.renamer = new CatalogObjectRenamer(locator, objects, unitOfWork, clock, policy);
   }
 
   @Override
@@ -168,19 +170,9 @@ public final class ViewService implements IcebergViewsUseCase {
 
   @Override
   public void rename(OrgContext context, RenameTableRequest request) {
-    ResolvedObject source = locator.view(context, request.source());
-    policy.require(context, Action.WRITE, source.namespace(), source.object());
-    Namespace target = locator.namespace(context, request.destination().namespace());
-    policy.require(context, Action.WRITE, target);
-    TableName newName = FlatIdentifiers.tableName(request.destination());
-    unitOfWork.inTransaction(() -> {
-      locator.find(context, request.destination()).ifPresent(existing -> {
-        throw new AlreadyExistsException("Cannot rename %s to %s. %s already exists",
-            request.source(), request.destination(), TableService.kindName(existing));
-      });
-      objects.rename(source.object().id(), target.id(), newName, clock.instant());
-    });
+    renamer.rename(context, locator.view(context, request.source()), request);
   }
+
 
   @Override
   public void drop(OrgContext context, TableIdentifier identifier) {
