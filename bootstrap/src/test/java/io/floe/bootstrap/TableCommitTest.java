@@ -245,6 +245,22 @@ class TableCommitTest {
   }
 
   @Test
+  void loadingWithSnapshotsRefsReturnsOnlyReferencedSnapshots() throws Exception {
+    Table table = catalog.createTable(TableIdentifier.of(ns, "history"), SCHEMA);
+    table.newFastAppend().appendFile(dataFile(table, "one")).commit();
+    table.newFastAppend().appendFile(dataFile(table, "two")).commit();
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    HttpResponse<String> all = send(tableRequest("history").GET().build());
+    HttpResponse<String> refs = HTTP.send(HttpRequest.newBuilder(URI.create(floe.uri() + "/v1/"
+            + org.warehouse() + "/namespaces/sales/tables/history?snapshots=refs"))
+        .header("Authorization", "Bearer " + org.token()).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(json.readTree(all.body()).at("/metadata/snapshots").size()).isEqualTo(2);
+    assertThat(json.readTree(refs.body()).at("/metadata/snapshots").size()).isEqualTo(1);
+    assertThat(refs.headers().firstValue("ETag")).isNotEqualTo(all.headers().firstValue("ETag"));
+  }
+
+  @Test
   void aBucketOverrideCannotBeCombinedWithAStagedCreate() {
     assertThatThrownBy(() -> catalog.buildTable(TableIdentifier.of(ns, "staged"), SCHEMA)
         .withProperty("floe.bucket", "default").createTransaction())
