@@ -65,6 +65,14 @@ public final class PrefixClaimer {
     storage.open(bucket).delete(markerOf(prefix));
   }
 
+  /**
+   * Removes everything under a prefix whose claim did not commit: it was empty when claimed, and
+   * the bucket's lock kept every other claimer out until the transaction ended.
+   */
+  public void discard(BucketConfig bucket, StoragePath prefix) {
+    storage.open(bucket).deleteUnder(prefix);
+  }
+
   private static StoragePath markerOf(StoragePath prefix) {
     return prefix.resolve(MARKER);
   }

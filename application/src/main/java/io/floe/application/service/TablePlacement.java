@@ -78,7 +78,7 @@ public final class TablePlacement {
         () -> claimer.claim(target, claim, marker),
         failure -> {
           try {
-            claimer.undoMarker(target, prefix);
+            claimer.discard(target, prefix);
           } catch (RuntimeException e) {
             failure.addSuppressed(e);
           }

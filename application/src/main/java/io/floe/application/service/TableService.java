@@ -141,12 +141,15 @@ public final class TableService implements IcebergTablesUseCase {
           LoadTableResponse.builder().withTableMetadata(metadata), placed.bucket(),
           placed.location().path(), Access.READ_WRITE, delegation);
     }
-    TableMetadata written = files.writeTable(placed.bucket(), metadata, Optional.empty());
+    TableMetadata written;
     try {
-      unitOfWork.inTransaction(() -> {
+      // The claim comes first: it refuses a prefix that holds anything, the metadata included.
+      written = unitOfWork.inTransaction(() -> {
         placed.claim().run();
-        insert(tableId, namespace, name, CatalogObject.Kind.TABLE, written.metadataFileLocation(),
+        TableMetadata first = files.writeTable(placed.bucket(), metadata, Optional.empty());
+        insert(tableId, namespace, name, CatalogObject.Kind.TABLE, first.metadataFileLocation(),
             placed, identifier);
+        return first;
       });
     } catch (RuntimeException e) {
       placed.undo().accept(e);
