@@ -1,7 +1,9 @@
 package io.floe.bootstrap;
 
+import io.floe.bootstrap.cli.BucketsCommand;
 import io.floe.bootstrap.cli.GrantsCommand;
 import io.floe.bootstrap.cli.NamespacesCommand;
+import io.floe.bootstrap.cli.OrgsCommand;
 import io.floe.bootstrap.cli.PrincipalsCommand;
 import io.floe.bootstrap.cli.ReposCommand;
 import io.floe.bootstrap.cli.TablesCommand;
@@ -22,7 +24,8 @@ import picocli.CommandLine.Command;
         "Run 'floe serve' to start a server; 'floe <command> --help' explains each command."},
     subcommands = {ServeCommand.class, ReposCommand.class, NamespacesCommand.class,
         TablesCommand.class, PrincipalsCommand.class, TeamsCommand.class, TokensCommand.class,
-        GrantsCommand.class, CommandLine.HelpCommand.class})
+        GrantsCommand.class, OrgsCommand.class, BucketsCommand.class,
+        CommandLine.HelpCommand.class})
 public final class FloeCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -8,6 +8,7 @@ import io.floe.adapters.persistence.JooqGrantStore;
 import io.floe.adapters.persistence.JooqIdempotencyStore;
 import io.floe.adapters.persistence.JooqIdentityDirectory;
 import io.floe.adapters.persistence.JooqNamespaceStore;
+import io.floe.adapters.persistence.JooqOrgMembershipDirectory;
 import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqPrincipalStore;
@@ -16,6 +17,7 @@ import io.floe.adapters.rest.HealthRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.management.AccessManagementRoutes;
+import io.floe.adapters.rest.management.OrgRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.in.BucketSpec;
@@ -31,6 +33,7 @@ import io.floe.application.service.OrgProvisioningService;
 import io.floe.application.service.PrefixClaimer;
 import io.floe.application.service.ReadinessService;
 import io.floe.application.service.CleanupPass;
+import io.floe.application.service.OrgDirectoryService;
 import io.floe.application.service.TablePlacement;
 import io.floe.application.service.TableService;
 import io.floe.application.service.ViewService;
@@ -118,7 +121,9 @@ public final class FloeServer implements AutoCloseable {
         new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, tables, views,
             idempotency, settings.idempotencyLifetime()),
         List.of(repoModule.routes(authentication),
-            namespaceModule.routes(authentication, cleanup), accessRoutes));
+            namespaceModule.routes(authentication, cleanup), accessRoutes,
+            new OrgRoutes(authentication,
+                new OrgDirectoryService(new JooqOrgMembershipDirectory(database)))));
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */

@@ -138,7 +138,7 @@ public final class JooqOrgStore implements OrgStore {
         .forUpdate().fetch();
   }
 
-  private static Org toOrg(OrgsRecord row) {
+  static Org toOrg(OrgsRecord row) {
     return new Org(row.getId(), new OrgName(row.getName()), row.getIcebergEnabled());
   }
 
