@@ -101,6 +101,18 @@ class RepoLifecycleTest {
     assertThat(createRepo("archive").path("name").asText()).isEqualTo("archive");
   }
 
+  @Test
+  void theCommandLineDeletesImmediatelyKeepingTheData() {
+    start(Duration.ZERO);
+    Path files = location(createRepo("cli"));
+    int exitCode = FloeCommand.commandLine().execute("repos", "delete", "cli", "--immediate",
+        "--retain-data", "--url", "http://127.0.0.1:" + server.port(), "--token", token,
+        "--org", org);
+    assertThat(exitCode).isZero();
+    assertThat(cleanup().path("repos_purged").asInt()).isEqualTo(1);
+    assertThat(files.resolve("repo")).exists();
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"repo-cleanup:started", "repo-cleanup:emptied"})
   void aPurgeStoppedHalfWayIsFinishedByTheNextPass(String step) {

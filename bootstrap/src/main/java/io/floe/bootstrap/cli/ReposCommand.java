@@ -118,11 +118,18 @@ public final class ReposCommand implements Runnable {
   static final class DeleteRepo extends RepoSubcommand {
     @Parameters(paramLabel = "REPO")
     String name;
+    @Option(names = "--immediate", description = "Free the name now; no restore.")
+    boolean immediate;
+    @Option(names = "--retain-data", description = "Leave the files when the repo is purged.")
+    boolean retainData;
 
     @Override
     public Integer call() {
-      api.client().delete(repo(name));
-      if (!api.json()) {
+      api.client().delete(repo(name) + "?immediate=" + immediate + "&retain_data=" + retainData);
+      if (immediate && !api.json()) {
+        out().println("Deleted repo '" + name + "'; the name is free now.");
+        out().flush();
+      } else if (!api.json()) {
         out().println("Deleted repo '" + name + "'. 'floe repos restore " + name
             + "' brings it back during the recovery period.");
         out().flush();
