@@ -98,15 +98,6 @@ public final class JooqNamespaceStore implements NamespaceStore {
     return dsl.fetchExists(CATALOG_OBJECTS, CATALOG_OBJECTS.NAMESPACE_ID.eq(namespaceId));
   }
 
-  @Override
-  public void markDeleted(UUID namespaceId, Instant deletedAt, Instant purgeAfter) {
-    dsl.update(NAMESPACES)
-        .set(NAMESPACES.DELETED_AT, Times.of(deletedAt))
-        .set(NAMESPACES.PURGE_AFTER, Times.of(purgeAfter))
-        .set(NAMESPACES.UPDATED_AT, Times.of(deletedAt))
-        .where(NAMESPACES.ID.eq(namespaceId), NAMESPACES.DELETED_AT.isNull())
-        .execute();
-  }
 
   static Namespace toNamespace(NamespacesRecord row) {
     return new Namespace(row.getId(), row.getOrgId(), new CatalogName(row.getName()),

@@ -70,15 +70,6 @@ public final class JooqRepoStore implements RepoStore {
   }
 
   @Override
-  public void markDeleted(UUID repoId, Instant deletedAt, Instant purgeAfter) {
-    dsl.update(REPOS)
-        .set(REPOS.DELETED_AT, Times.of(deletedAt))
-        .set(REPOS.PURGE_AFTER, Times.of(purgeAfter))
-        .where(REPOS.ID.eq(repoId), REPOS.DELETED_AT.isNull())
-        .execute();
-  }
-
-  @Override
   public void markRestored(UUID repoId) {
     dsl.update(REPOS)
         .setNull(REPOS.DELETED_AT)

@@ -220,7 +220,8 @@ abstract class CatalogStoreContract {
   @Test
   void softDeletedNamespacesAreNoLongerFoundByName() {
     Namespace ns = namespace("gone");
-    namespaces.markDeleted(ns.id(), Instant.now(), Instant.now().plusSeconds(60));
+    new JooqNamespaceLifecycleStore(database).markDeleted(ns.id(), Instant.now(),
+        Instant.now().plusSeconds(60), false, false);
     assertThat(namespaces.findLive(org.id(), new CatalogName("gone"))).isEmpty();
     assertThat(namespaces.listLive(org.id(), Optional.empty(), 10)).isEmpty();
   }

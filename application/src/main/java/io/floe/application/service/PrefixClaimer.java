@@ -14,8 +14,8 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 /**
  * Claims a storage prefix for a namespace, table or repo: locks the bucket, refuses a prefix that
  * overlaps any other claim on it or that already holds objects, records the claim and writes the
- * marker object. Runs inside the caller's transaction; the marker is written last, and
- * {@link #undoMarker} removes it when that transaction fails to commit.
+ * marker object. Runs inside the caller's transaction; the marker is written last, so a failure
+ * before it leaves nothing in storage.
  */
 public final class PrefixClaimer {
   /** The marker at the root of every claimed prefix. Engines never look at a prefix's root. */
@@ -60,10 +60,6 @@ public final class PrefixClaimer {
     storage.open(bucket).put(markerOf(prefix), markerJson.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** Removes the marker of a claim whose transaction did not commit. */
-  public void undoMarker(BucketConfig bucket, StoragePath prefix) {
-    storage.open(bucket).delete(markerOf(prefix));
-  }
 
   /**
    * Removes everything under a prefix whose claim did not commit: it was empty when claimed, and

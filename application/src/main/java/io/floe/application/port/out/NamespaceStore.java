@@ -31,7 +31,4 @@ public interface NamespaceStore {
 
   /** Whether any table or view lives in the namespace. */
   boolean hasObjects(UUID namespaceId);
-
-  /** Soft-deletes: the name and the prefix stay held until {@code purgeAfter}. */
-  void markDeleted(UUID namespaceId, Instant deletedAt, Instant purgeAfter);
 }

@@ -26,9 +26,6 @@ public interface RepoStore {
   /** The repo of that name deleted most recently, if it is still inside its recovery period. */
   Optional<DeletedRepo> findRestorable(UUID orgId, CatalogName name, Instant now);
 
-  /** Soft-deletes a live repo: its name and prefix stay held until {@code purgeAfter}. */
-  void markDeleted(UUID repoId, Instant deletedAt, Instant purgeAfter);
-
   /** Makes a soft-deleted repo live again. */
   void markRestored(UUID repoId);
 }
