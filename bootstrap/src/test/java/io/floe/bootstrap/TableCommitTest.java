@@ -261,6 +261,21 @@ class TableCommitTest {
   }
 
   @Test
+  void aSecondEntryCannotBeRegisteredOverATableThatLivesThere() {
+    Table table = catalog.createTable(TableIdentifier.of(ns, "original"), SCHEMA);
+    assertThatThrownBy(() -> catalog.registerTable(TableIdentifier.of(ns, "shadow"),
+        metadataLocation(table)))
+        .isInstanceOf(org.apache.iceberg.exceptions.AlreadyExistsException.class)
+        .hasMessageContaining("already used");
+    assertThat(catalog.tableExists(TableIdentifier.of(ns, "shadow"))).isFalse();
+    // Once the original is dropped, its files can be adopted under a new name.
+    catalog.dropTable(TableIdentifier.of(ns, "original"), false);
+    catalog.registerTable(TableIdentifier.of(ns, "adopted"), metadataLocation(table));
+    assertThat(catalog.loadTable(TableIdentifier.of(ns, "adopted")).location())
+        .isEqualTo(table.location());
+  }
+
+  @Test
   void aBucketOverrideCannotBeCombinedWithAStagedCreate() {
     assertThatThrownBy(() -> catalog.buildTable(TableIdentifier.of(ns, "staged"), SCHEMA)
         .withProperty("floe.bucket", "default").createTransaction())

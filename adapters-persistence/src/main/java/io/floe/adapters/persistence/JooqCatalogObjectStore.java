@@ -101,6 +101,17 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore {
   }
 
   @Override
+  public boolean locationInUse(UUID bucketId, StoragePath path) {
+    String candidate = path.value();
+    return dsl.fetchExists(CATALOG_OBJECTS, CATALOG_OBJECTS.BUCKET_ID.eq(bucketId)
+        .and(CATALOG_OBJECTS.LOCATION.eq(candidate)
+            .or(DSL.condition("starts_with({0}, {1} || '/')", DSL.val(candidate),
+                CATALOG_OBJECTS.LOCATION))
+            .or(DSL.condition("starts_with({0}, {1})", CATALOG_OBJECTS.LOCATION,
+                DSL.val(candidate + "/")))));
+  }
+
+  @Override
   public boolean delete(UUID objectId) {
     return dsl.transactionResult(() -> {
       // A table with a prefix of its own keeps its claim, since its files stay; the namespace it

@@ -184,6 +184,19 @@ abstract class CatalogStoreContract {
   }
 
   @Test
+  void locationsInUseAreFoundSegmentWise() {
+    Namespace ns = namespace("loc");
+    table(ns, "t_1", "v0");
+    StoragePath location = ns.prefix().resolve("t_1");
+    assertThat(objects.locationInUse(bucket.id(), location)).isTrue();
+    assertThat(objects.locationInUse(bucket.id(), location.resolve("data"))).isTrue();
+    assertThat(objects.locationInUse(bucket.id(), ns.prefix())).isTrue();
+    assertThat(objects.locationInUse(bucket.id(), ns.prefix().resolve("t_10"))).isFalse();
+    assertThat(objects.locationInUse(bucket.id(), ns.prefix().resolve("tX1"))).isFalse();
+    assertThat(objects.locationInUse(UUID.randomUUID(), location)).isFalse();
+  }
+
+  @Test
   void aNamespaceHoldsOneObjectPerName() {
     Namespace ns = namespace("dup");
     table(ns, "t", "a");

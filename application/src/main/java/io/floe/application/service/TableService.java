@@ -268,6 +268,7 @@ public final class TableService implements IcebergTablesUseCase {
       }
     } else {
       TablePlacement.Placed placed = TablePlacement.Placed.existing(bucket, location);
+      requireUnused(placed);
       unitOfWork.inTransaction(() -> insert(ids.newId(), namespace, name,
           CatalogObject.Kind.TABLE, request.metadataLocation(), placed, identifier));
     }
@@ -375,6 +376,7 @@ public final class TableService implements IcebergTablesUseCase {
     TableMetadata metadata = builder.build();
     TablePlacement.Placed placed = placement.stagedInNamespace(namespace, metadata.location());
     TableLocations.requireWithin(placed.bucket(), placed.rootUri(), metadata);
+    requireUnused(placed);
     TableMetadata written = files.writeTable(placed.bucket(), metadata, Optional.empty());
     unitOfWork.inTransaction(() -> insert(ids.newId(), namespace, name, CatalogObject.Kind.TABLE,
         written.metadataFileLocation(), placed, identifier));
@@ -402,6 +404,17 @@ public final class TableService implements IcebergTablesUseCase {
     return existing.object().kind() == CatalogObject.Kind.VIEW
         ? new AlreadyExistsException("View with same name already exists: %s", identifier)
         : new AlreadyExistsException("Table already exists: %s", identifier);
+  }
+
+  /**
+   * Refuses a client-chosen location (a staged create's, a registered table's) that another live
+   * table or view already uses: their files, and any credentials vended for them, would mix.
+   */
+  private void requireUnused(TablePlacement.Placed placed) {
+    if (objects.locationInUse(placed.bucket().id(), placed.location().path())) {
+      throw new AlreadyExistsException("Location '%s' is already used by another table or view",
+          placed.rootUri());
+    }
   }
 
   static String kindName(ResolvedObject object) {

@@ -3,6 +3,7 @@ package io.floe.application.port.out;
 import io.floe.application.security.TableScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
+import io.floe.domain.StoragePath;
 import io.floe.domain.TableName;
 import java.time.Instant;
 import java.util.List;
@@ -13,6 +14,12 @@ import java.util.UUID;
 public interface CatalogObjectStore {
   /** Resolves a live namespace's table or view in one indexed query. */
   Optional<CatalogObject> find(UUID orgId, CatalogName namespace, TableName name);
+
+  /**
+   * Whether a live table or view already lives at {@code path} on the bucket, or inside it, or
+   * around it: two catalog entries must never share files.
+   */
+  boolean locationInUse(UUID bucketId, StoragePath path);
 
   /** One namespace's objects of a kind, ordered by name, strictly after {@code afterName}. */
   List<CatalogObject> list(UUID namespaceId, CatalogObject.Kind kind, Optional<String> afterName,
