@@ -42,7 +42,10 @@ public final class RestJson {
     T request;
     try {
       request = MAPPER.readValue(body, type);
-    } catch (JsonProcessingException | IllegalArgumentException e) {
+    } catch (JsonProcessingException | IllegalArgumentException | UnsupportedOperationException
+        | NullPointerException e) {
+      // Iceberg's parsers report an unknown update action as an unsupported operation and a
+      // missing field as a null: both are the client's malformed body, not the server's fault.
       throw new BadRequestException("Malformed request body: %s", rootMessage(e));
     }
     if (request == null) {
