@@ -17,6 +17,7 @@ import io.floe.adapters.rest.HealthRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.management.AccessManagementRoutes;
+import io.floe.adapters.rest.management.OrgAdministrationRoutes;
 import io.floe.adapters.rest.management.OrgRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
@@ -29,6 +30,7 @@ import io.floe.application.service.AccessManagementService;
 import io.floe.application.service.AuthenticationService;
 import io.floe.application.service.CatalogLocator;
 import io.floe.application.service.IdempotencyService;
+import io.floe.application.service.OrgAdministrationService;
 import io.floe.application.service.OrgProvisioningService;
 import io.floe.application.service.PrefixClaimer;
 import io.floe.application.service.ReadinessService;
@@ -123,7 +125,10 @@ public final class FloeServer implements AutoCloseable {
         List.of(repoModule.routes(authentication),
             namespaceModule.routes(authentication, cleanup), accessRoutes,
             new OrgRoutes(authentication,
-                new OrgDirectoryService(new JooqOrgMembershipDirectory(database)))));
+                new OrgDirectoryService(new JooqOrgMembershipDirectory(database))),
+            new OrgAdministrationRoutes(authentication, new OrgAdministrationService(
+                provisioning, orgs, principals, policy, settings.org(),
+                this::localDefaultBucket))));
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */
@@ -160,6 +165,21 @@ public final class FloeServer implements AutoCloseable {
     createDirectories(bucketDirectory);
     return provisioning.provisionIfAbsent(org, BucketSpec.local("default",
         bucketDirectory.toAbsolutePath().toString()), presetToken, deliverToken);
+  }
+
+  /**
+   * The default bucket of an org an operator creates without one: {@code <data dir>/buckets/<org>}.
+   * The bootstrap org's own bucket is {@code <data dir>/buckets/default}, so an org named
+   * {@code default} must bring a bucket of its own.
+   */
+  private BucketSpec localDefaultBucket(OrgName org) {
+    Path directory = settings.dataDir().resolve("buckets").resolve(org.value());
+    if (directory.equals(settings.defaultBucketDir())) {
+      throw new IllegalArgumentException("the local directory of org '" + org + "' would be the "
+          + "bootstrap org's default bucket; give it a default_bucket");
+    }
+    createDirectories(directory);
+    return BucketSpec.local("default", directory.toAbsolutePath().toString());
   }
 
   /** An operator's switch for an org's Iceberg feature flag. */

@@ -5,6 +5,7 @@ import io.floe.domain.Action;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.Grant;
 import io.floe.domain.Namespace;
+import io.floe.domain.OrgName;
 import io.floe.domain.Visibility;
 import java.util.EnumSet;
 import java.util.List;
@@ -128,6 +129,27 @@ public final class AccessPolicy {
   public void requireAdmin(OrgContext context, String what) {
     if (!context.isAdmin()) {
       throw new ForbiddenException("Only org admins may %s", what);
+    }
+  }
+
+  /**
+   * Server-wide changes (creating orgs, switching an org's feature flags) need an operator: an
+   * admin of the server's bootstrap org. {@code inBootstrapOrg} is the caller's membership there,
+   * empty when it has none.
+   */
+  public boolean isOperator(Optional<OrgContext> inBootstrapOrg, OrgName bootstrapOrg) {
+    return inBootstrapOrg
+        .filter(context -> context.org().name().equals(bootstrapOrg))
+        .filter(OrgContext::isAdmin)
+        .isPresent();
+  }
+
+  /** Requires an operator; a refusal is a 403, which reveals nothing about the target org. */
+  public void requireOperator(Optional<OrgContext> inBootstrapOrg, OrgName bootstrapOrg,
+      String what) {
+    if (!isOperator(inBootstrapOrg, bootstrapOrg)) {
+      throw new ForbiddenException("Only the server's operators (admins of org %s) may %s",
+          bootstrapOrg, what);
     }
   }
 

@@ -17,8 +17,12 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
 
-/** First-start provisioning: an org, its default bucket and an admin token, all or nothing. */
+/**
+ * Provisioning, on first start and by operators: an org, its default bucket and an admin token,
+ * all or nothing.
+ */
 public final class OrgProvisioningService implements ProvisionOrgUseCase {
   private static final int TOKEN_BYTES = 32;
 
@@ -45,15 +49,32 @@ public final class OrgProvisioningService implements ProvisionOrgUseCase {
       if (orgs.findOrg(name).isPresent()) {
         return false;
       }
-      Org org = new Org(ids.newId(), name, true);
-      orgs.insertOrg(org);
-      orgs.insertBucket(toBucket(org.id(), defaultBucket, true));
-      Principal admin = new Principal(ids.newId(), Principal.Kind.API_CLIENT, name + "-admin");
-      principals.insertPrincipal(admin);
-      principals.insertMembership(new Membership(org.id(), admin.id(), Role.ADMIN));
-      deliverToken.accept(issueToken(admin.id(), presetToken));
+      ProvisionedOrg created = insert(name, true, defaultBucket, presetToken);
+      deliverToken.accept(created.token());
       return true;
     });
+  }
+
+  @Override
+  public ProvisionedOrg provision(OrgName name, boolean icebergEnabled, BucketSpec defaultBucket) {
+    return unitOfWork.inTransaction(() -> {
+      if (orgs.findOrg(name).isPresent()) {
+        throw new AlreadyExistsException("Org already exists: %s", name);
+      }
+      return insert(name, icebergEnabled, defaultBucket, Optional.empty());
+    });
+  }
+
+  private ProvisionedOrg insert(OrgName name, boolean icebergEnabled, BucketSpec defaultBucket,
+      Optional<String> presetToken) {
+    Org org = new Org(ids.newId(), name, icebergEnabled);
+    orgs.insertOrg(org);
+    BucketConfig bucket = toBucket(org.id(), defaultBucket, true);
+    orgs.insertBucket(bucket);
+    Principal admin = new Principal(ids.newId(), Principal.Kind.API_CLIENT, name + "-admin");
+    principals.insertPrincipal(admin);
+    principals.insertMembership(new Membership(org.id(), admin.id(), Role.ADMIN));
+    return new ProvisionedOrg(org, bucket, admin, issueToken(admin.id(), presetToken));
   }
 
   private String issueToken(UUID principalId, Optional<String> preset) {

@@ -63,7 +63,8 @@ public final class BucketRoutes implements Consumer<RoutesConfig> {
         buckets.makeDefault(r.scope(), bucket(r))))));
   }
 
-  private static BucketSpec spec(JsonFields fields) {
+  /** A bucket configuration from a create body; also the default bucket of a new org. */
+  static BucketSpec spec(JsonFields fields) {
     try {
       return new BucketSpec(
           CreateNamespaceCommand.name(fields.text("nickname").orElse(null), "nickname"),
