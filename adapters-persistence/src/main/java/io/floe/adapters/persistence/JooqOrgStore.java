@@ -43,9 +43,11 @@ public final class JooqOrgStore implements OrgStore {
   }
 
   @Override
-  public void insertOrg(Org org) {
-    dsl.insertInto(ORGS).set(ORGS.ID, org.id()).set(ORGS.NAME, org.name().value())
-        .set(ORGS.ICEBERG_ENABLED, org.icebergEnabled()).execute();
+  public boolean insertOrg(Org org) {
+    return dsl.insertInto(ORGS).set(ORGS.ID, org.id()).set(ORGS.NAME, org.name().value())
+        .set(ORGS.ICEBERG_ENABLED, org.icebergEnabled())
+        .onConflict(ORGS.NAME).doNothing()
+        .execute() == 1;
   }
 
   @Override

@@ -100,6 +100,12 @@ abstract class CatalogStoreContract {
   }
 
   @Test
+  void anOrgNameIsTakenOnce() {
+    assertThat(orgs.insertOrg(new Org(UUID.randomUUID(), org.name(), false))).isFalse();
+    assertThat(orgs.findOrg(org.name())).contains(org);
+  }
+
+  @Test
   void anOrgHasAtMostOneDefaultBucket() {
     assertThatThrownBy(() -> orgs.insertBucket(bucket("second", true)))
         .hasMessageContaining("bucket_configs_one_default");

@@ -45,14 +45,19 @@ public final class OrgProvisioningService implements ProvisionOrgUseCase {
   public boolean provisionIfAbsent(OrgName name, BucketSpec defaultBucket,
       Optional<String> presetToken, Consumer<String> deliverToken) {
     presetToken.ifPresent(ApiToken::requireWellFormed);
-    return unitOfWork.inTransaction(() -> {
-      if (orgs.findOrg(name).isPresent()) {
-        return false;
-      }
-      ProvisionedOrg created = insert(name, true, defaultBucket, presetToken);
-      deliverToken.accept(created.token());
-      return true;
-    });
+    try {
+      return unitOfWork.inTransaction(() -> {
+        if (orgs.findOrg(name).isPresent()) {
+          return false;
+        }
+        ProvisionedOrg created = insert(name, true, defaultBucket, presetToken);
+        deliverToken.accept(created.token());
+        return true;
+      });
+    } catch (AlreadyExistsException e) {
+      // Another server sharing the database provisioned it at the same moment.
+      return false;
+    }
   }
 
   @Override
@@ -68,7 +73,10 @@ public final class OrgProvisioningService implements ProvisionOrgUseCase {
   private ProvisionedOrg insert(OrgName name, boolean icebergEnabled, BucketSpec defaultBucket,
       Optional<String> presetToken) {
     Org org = new Org(ids.newId(), name, icebergEnabled);
-    orgs.insertOrg(org);
+    if (!orgs.insertOrg(org)) {
+      // The check before the insert raced with another create; the unique name decides.
+      throw new AlreadyExistsException("Org already exists: %s", name);
+    }
     BucketConfig bucket = toBucket(org.id(), defaultBucket, true);
     orgs.insertBucket(bucket);
     Principal admin = new Principal(ids.newId(), Principal.Kind.API_CLIENT, name + "-admin");

@@ -14,7 +14,8 @@ public interface OrgStore {
 
   Optional<Org> findOrg(UUID id);
 
-  void insertOrg(Org org);
+  /** Inserts the org; false when an org of that name exists (a concurrent create won). */
+  boolean insertOrg(Org org);
 
   /** Turns the org's Iceberg feature flag on or off: an operator's decision, not an org's. */
   void setIcebergEnabled(UUID orgId, boolean enabled);
