@@ -14,6 +14,7 @@ import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqPrincipalStore;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
+import io.floe.adapters.rest.iceberg.IcebergResultCodec;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.management.AccessManagementRoutes;
@@ -21,24 +22,22 @@ import io.floe.adapters.rest.management.OrgAdministrationRoutes;
 import io.floe.adapters.rest.management.OrgRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
-import io.floe.application.port.in.BucketSpec;
+import io.floe.application.model.BucketSpec;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.IdentityTokens;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.AccessManagementService;
 import io.floe.application.service.AuthenticationService;
-import io.floe.application.service.CatalogLocator;
-import io.floe.application.service.IdempotencyService;
 import io.floe.application.service.OrgAdministrationService;
 import io.floe.application.service.OrgProvisioningService;
 import io.floe.application.service.PrefixClaimer;
 import io.floe.application.service.ReadinessService;
 import io.floe.application.service.CleanupPass;
+import io.floe.application.service.catalog.CatalogLocator;
+import io.floe.application.service.catalog.TablePlacement;
+import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.OrgDirectoryService;
-import io.floe.application.service.TablePlacement;
-import io.floe.application.service.TableService;
-import io.floe.application.service.ViewService;
 import io.floe.domain.OrgName;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -102,14 +101,12 @@ public final class FloeServer implements AutoCloseable {
     AuthenticationService authentication = new AuthenticationService(principals, orgs, clock,
         settings.oidc().<IdentityTokens>map(JwksIdentityTokens::new).orElse(IdentityTokens.NONE),
         identities::findByExternalId);
+    ChangePublisher publisher = new ChangePublisher(new JooqIdempotencyStore(database),
+        new IcebergResultCodec(), database, clock, settings.idempotencyLifetime());
     NamespaceModule namespaceModule = new NamespaceModule(database, orgs, namespaces, claimer,
-        storage, ids, clock, policy, settings.namespaceRecoveryPeriod(), probe);
-    TableService tables = new TableService(locator, objects, metadataFiles, placement, database,
-        ids, clock, policy, storage, storage);
-    ViewService views = new ViewService(locator, objects, metadataFiles, placement, database, ids,
-        clock, policy);
-    IdempotencyService idempotency = new IdempotencyService(new JooqIdempotencyStore(database),
-        database, clock, settings.idempotencyLifetime());
+        storage, ids, clock, policy, settings.namespaceRecoveryPeriod(), probe, publisher);
+    CatalogModule catalog = new CatalogModule(objects, locator, policy, metadataFiles, placement,
+        publisher, database, storage, storage, ids, clock);
     RepoModule repoModule = new RepoModule(database, orgs, claimer, storage, ids, clock, policy,
         settings.namespaceRecoveryPeriod(), probe);
     CleanupPass cleanup = new CleanupPass(namespaceModule.cleanup, repoModule.cleanup, policy);
@@ -120,8 +117,8 @@ public final class FloeServer implements AutoCloseable {
             objects, policy, database, ids, clock));
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
-        new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, tables, views,
-            idempotency, settings.idempotencyLifetime()),
+        new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, catalog.tables,
+            catalog.views, settings.idempotencyLifetime()),
         List.of(repoModule.routes(authentication),
             namespaceModule.routes(authentication, cleanup), accessRoutes,
             new OrgRoutes(authentication,

@@ -25,6 +25,7 @@ import io.floe.application.service.NamespaceDeletion;
 import io.floe.application.service.NamespaceManagementService;
 import io.floe.application.service.NamespaceService;
 import io.floe.application.service.PrefixClaimer;
+import io.floe.application.service.change.ChangePublisher;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,18 +44,19 @@ final class NamespaceModule {
 
   NamespaceModule(Database database, JooqOrgStore orgs, JooqNamespaceStore namespaces,
       PrefixClaimer claimer, BucketStorageProvider storage, IdGenerator ids, Clock clock,
-      AccessPolicy policy, Duration recoveryPeriod, LifecycleProbe probe) {
+      AccessPolicy policy, Duration recoveryPeriod, LifecycleProbe probe,
+      ChangePublisher publisher) {
     JooqNameRegistry names = new JooqNameRegistry(database);
     JooqPrefixClaimStore claims = new JooqPrefixClaimStore(database);
     JooqPendingCreationStore pending = new JooqPendingCreationStore(database);
     JooqNamespaceLifecycleStore lifecycle = new JooqNamespaceLifecycleStore(database);
     CreationRepair repair = new CreationRepair(pending, claims, names, orgs, storage, database);
     NamespaceCreation creation = new NamespaceCreation(orgs, namespaces, names, claimer, pending,
-        repair, database, ids, clock, policy, probe);
+        repair, database, ids, clock, policy, probe, publisher);
     NamespaceDeletion deletion = new NamespaceDeletion(namespaces, lifecycle, names, database,
-        clock, policy, recoveryPeriod);
+        clock, policy, recoveryPeriod, publisher);
     this.icebergNamespaces = new NamespaceService(namespaces, creation, deletion, database, clock,
-        policy);
+        policy, publisher);
     this.management = new NamespaceManagementService(creation, deletion,
         new JooqNamespaceDirectory(database), lifecycle, database, clock, policy);
     this.cleanup = new NamespaceCleanup(lifecycle, namespaces, names, claims, orgs, storage,

@@ -6,6 +6,7 @@ import static io.floe.adapters.persistence.jooq.Tables.PREFIX_CLAIMS;
 
 import io.floe.adapters.persistence.jooq.tables.records.CatalogObjectsRecord;
 import io.floe.application.port.out.CatalogObjectStore;
+import io.floe.application.port.out.MetadataPointers;
 import io.floe.application.security.TableScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
@@ -13,14 +14,15 @@ import io.floe.domain.StorageLocation;
 import io.floe.domain.StoragePath;
 import io.floe.domain.TableName;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
-/** Tables and views in PostgreSQL; pointers move only by compare-and-swap. */
-public final class JooqCatalogObjectStore implements CatalogObjectStore {
+/** Tables and views in PostgreSQL; their pointers move only by compare-and-swap. */
+public final class JooqCatalogObjectStore implements CatalogObjectStore, MetadataPointers {
   private final DSLContext dsl;
 
   public JooqCatalogObjectStore(Database database) {
@@ -80,14 +82,23 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore {
   }
 
   @Override
-  public boolean swapPointer(UUID objectId, String expectedLocation, String newLocation,
-      Instant now) {
+  public boolean swap(UUID objectId, String expectedLocation, String newLocation, Instant now) {
     return dsl.update(CATALOG_OBJECTS)
         .set(CATALOG_OBJECTS.METADATA_LOCATION, newLocation)
         .set(CATALOG_OBJECTS.UPDATED_AT, Times.of(now))
         .where(CATALOG_OBJECTS.ID.eq(objectId),
             CATALOG_OBJECTS.METADATA_LOCATION.eq(expectedLocation))
         .execute() == 1;
+  }
+
+  @Override
+  public void lockForCommit(Collection<UUID> objectIds) {
+    dsl.select(CATALOG_OBJECTS.ID)
+        .from(CATALOG_OBJECTS)
+        .where(CATALOG_OBJECTS.ID.in(objectIds))
+        .orderBy(CATALOG_OBJECTS.ID)
+        .forUpdate()
+        .fetch();
   }
 
   @Override

@@ -7,8 +7,9 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
-/** Recorded responses for idempotency keys, with their expiry. */
+/** Recorded results for idempotency keys, per principal and org, with their expiry. */
 public final class JooqIdempotencyStore implements IdempotencyStore {
   private final DSLContext dsl;
 
@@ -17,32 +18,35 @@ public final class JooqIdempotencyStore implements IdempotencyStore {
   }
 
   @Override
-  public Optional<Recorded> find(UUID orgId, String key, Instant now) {
+  public Optional<Recorded> find(UUID orgId, UUID principalId, String key, Instant now) {
     return dsl.selectFrom(IDEMPOTENCY_RECORDS)
-        .where(IDEMPOTENCY_RECORDS.ORG_ID.eq(orgId), IDEMPOTENCY_RECORDS.KEY.eq(key),
+        .where(IDEMPOTENCY_RECORDS.ORG_ID.eq(orgId),
+            IDEMPOTENCY_RECORDS.PRINCIPAL_ID.eq(principalId),
+            IDEMPOTENCY_RECORDS.KEY.eq(key),
             IDEMPOTENCY_RECORDS.EXPIRES_AT.gt(Times.of(now)))
         .fetchOptional()
-        .map(row -> new Recorded(row.getOperation(), row.getStatus(), row.getBody()));
+        .map(row -> new Recorded(row.getRequestFingerprint(), row.getResult()));
   }
 
   @Override
-  public boolean record(UUID orgId, String key, Recorded response, Instant expiresAt) {
+  public boolean record(UUID orgId, UUID principalId, String key, Recorded recorded,
+      Instant expiresAt) {
     // An expired record of the same key is replaced; a live one is kept.
     return dsl.insertInto(IDEMPOTENCY_RECORDS)
         .set(IDEMPOTENCY_RECORDS.ORG_ID, orgId)
+        .set(IDEMPOTENCY_RECORDS.PRINCIPAL_ID, principalId)
         .set(IDEMPOTENCY_RECORDS.KEY, key)
-        .set(IDEMPOTENCY_RECORDS.OPERATION, response.operation())
-        .set(IDEMPOTENCY_RECORDS.STATUS, response.status())
-        .set(IDEMPOTENCY_RECORDS.BODY, response.body())
+        .set(IDEMPOTENCY_RECORDS.REQUEST_FINGERPRINT, recorded.requestFingerprint())
+        .set(IDEMPOTENCY_RECORDS.RESULT, recorded.result())
         .set(IDEMPOTENCY_RECORDS.EXPIRES_AT, Times.of(expiresAt))
-        .onConflict(IDEMPOTENCY_RECORDS.ORG_ID, IDEMPOTENCY_RECORDS.KEY)
+        .onConflict(IDEMPOTENCY_RECORDS.ORG_ID, IDEMPOTENCY_RECORDS.PRINCIPAL_ID,
+            IDEMPOTENCY_RECORDS.KEY)
         .doUpdate()
-        .set(IDEMPOTENCY_RECORDS.OPERATION, response.operation())
-        .set(IDEMPOTENCY_RECORDS.STATUS, response.status())
-        .set(IDEMPOTENCY_RECORDS.BODY, response.body())
+        .set(IDEMPOTENCY_RECORDS.REQUEST_FINGERPRINT, recorded.requestFingerprint())
+        .set(IDEMPOTENCY_RECORDS.RESULT, recorded.result())
         .set(IDEMPOTENCY_RECORDS.EXPIRES_AT, Times.of(expiresAt))
-        .set(IDEMPOTENCY_RECORDS.CREATED_AT, org.jooq.impl.DSL.currentOffsetDateTime())
-        .where(IDEMPOTENCY_RECORDS.EXPIRES_AT.le(org.jooq.impl.DSL.currentOffsetDateTime()))
+        .set(IDEMPOTENCY_RECORDS.CREATED_AT, DSL.currentOffsetDateTime())
+        .where(IDEMPOTENCY_RECORDS.EXPIRES_AT.le(DSL.currentOffsetDateTime()))
         .execute() == 1;
   }
 

@@ -6,8 +6,8 @@ import static io.floe.adapters.persistence.jooq.Tables.MEMBERSHIPS;
 import static io.floe.adapters.persistence.jooq.Tables.PRINCIPALS;
 import static io.floe.adapters.persistence.jooq.Tables.TEAM_MEMBERS;
 
-import io.floe.application.port.in.PrincipalDetails;
-import io.floe.application.port.in.TokenDetails;
+import io.floe.application.model.PrincipalDetails;
+import io.floe.application.model.TokenDetails;
 import io.floe.application.port.out.IdentityDirectory;
 import io.floe.domain.ApiToken;
 import io.floe.domain.Principal;

@@ -3,7 +3,7 @@ package io.floe.adapters.persistence;
 import static io.floe.adapters.persistence.jooq.Tables.MEMBERSHIPS;
 import static io.floe.adapters.persistence.jooq.Tables.ORGS;
 
-import io.floe.application.port.in.OrgsUseCase.MemberOrg;
+import io.floe.application.model.MemberOrg;
 import io.floe.application.port.out.OrgMembershipDirectory;
 import io.floe.domain.Role;
 import java.util.List;

@@ -155,8 +155,8 @@ abstract class CatalogStoreContract {
   @Test
   void pointersMoveOnlyFromTheExpectedLocation() {
     CatalogObject table = table(namespace("ns"), "t", "v0");
-    assertThat(objects.swapPointer(table.id(), "v0", "v1", Instant.now())).isTrue();
-    assertThat(objects.swapPointer(table.id(), "v0", "v2", Instant.now())).isFalse();
+    assertThat(objects.swap(table.id(), "v0", "v1", Instant.now())).isTrue();
+    assertThat(objects.swap(table.id(), "v0", "v2", Instant.now())).isFalse();
     assertThat(objects.find(org.id(), new CatalogName("NS"), new TableName("t")).orElseThrow()
         .metadataLocation()).isEqualTo("v1");
   }
@@ -174,7 +174,7 @@ abstract class CatalogStoreContract {
         Callable<Boolean> writer = () -> {
           start.await();
           return database.inTransaction(
-              () -> objects.swapPointer(table.id(), "base", next, Instant.now()));
+              () -> objects.swap(table.id(), "base", next, Instant.now()));
         };
         results.add(pool.submit(writer));
       }
@@ -276,14 +276,36 @@ abstract class CatalogStoreContract {
   @Test
   void idempotencyRecordsReplayUntilTheyExpire() {
     Instant now = Instant.now();
-    IdempotencyStore.Recorded first = new IdempotencyStore.Recorded("createTable", 200, "{}");
-    assertThat(idempotency.record(org.id(), "key-1", first, now.plusSeconds(60))).isTrue();
-    assertThat(idempotency.record(org.id(), "key-1",
-        new IdempotencyStore.Recorded("createTable", 200, "{\"other\":1}"), now.plusSeconds(60)))
+    UUID caller = principal("caller");
+    IdempotencyStore.Recorded first = new IdempotencyStore.Recorded("POST /t a1", "{}");
+    assertThat(idempotency.record(org.id(), caller, "key-1", first, now.plusSeconds(60))).isTrue();
+    assertThat(idempotency.record(org.id(), caller, "key-1",
+        new IdempotencyStore.Recorded("POST /t b2", "{\"other\":1}"), now.plusSeconds(60)))
         .isFalse();
-    assertThat(idempotency.find(org.id(), "key-1", now)).contains(first);
-    assertThat(idempotency.find(org.id(), "key-1", now.plusSeconds(61))).isEmpty();
+    assertThat(idempotency.find(org.id(), caller, "key-1", now)).contains(first);
+    assertThat(idempotency.find(org.id(), caller, "key-1", now.plusSeconds(61))).isEmpty();
     assertThat(idempotency.deleteExpired(now.plusSeconds(61))).isGreaterThanOrEqualTo(1);
+  }
+
+  @Test
+  void anIdempotencyKeyBelongsToOnePrincipal() {
+    Instant now = Instant.now();
+    UUID caller = principal("caller");
+    UUID other = principal("other");
+    IdempotencyStore.Recorded mine = new IdempotencyStore.Recorded("POST /t a1", "{\"mine\":1}");
+    assertThat(idempotency.record(org.id(), caller, "shared", mine, now.plusSeconds(60))).isTrue();
+    assertThat(idempotency.find(org.id(), other, "shared", now)).isEmpty();
+    IdempotencyStore.Recorded theirs = new IdempotencyStore.Recorded("POST /t a1", "{}");
+    assertThat(idempotency.record(org.id(), other, "shared", theirs, now.plusSeconds(60)))
+        .isTrue();
+    assertThat(idempotency.find(org.id(), caller, "shared", now)).contains(mine);
+    assertThat(idempotency.find(org.id(), other, "shared", now)).contains(theirs);
+  }
+
+  private UUID principal(String name) {
+    Principal principal = new Principal(UUID.randomUUID(), Principal.Kind.USER, name);
+    principals.insertPrincipal(principal);
+    return principal.id();
   }
 
   private void claim(String path) {

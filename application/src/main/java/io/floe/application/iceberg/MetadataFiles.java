@@ -50,13 +50,40 @@ public final class MetadataFiles {
   /** Writes {@code metadata} as the version after {@code previous}; returns it with its location. */
   public TableMetadata writeTable(BucketConfig bucket, TableMetadata metadata,
       Optional<String> previous) {
+    TableMetadata placed = placeTable(metadata, previous);
+    writePlaced(bucket, placed);
+    return placed;
+  }
+
+  /**
+   * The metadata with the location its file will have as the version after {@code previous},
+   * without writing it yet.
+   */
+  public TableMetadata placeTable(TableMetadata metadata, Optional<String> previous) {
     String codec = metadata.property(TableProperties.METADATA_COMPRESSION,
         TableProperties.METADATA_COMPRESSION_DEFAULT);
     String location = newFileLocation(metadataDirectory(metadata), previous,
         TableMetadataParser.getFileExtension(TableMetadataParser.Codec.fromName(codec)));
-    TableMetadataParser.write(metadata, io.fileIo(bucket).newOutputFile(location));
-    // Not cached here: the first read proves the file is really there.
     return TableMetadata.buildFrom(metadata).discardChanges().withMetadataLocation(location).build();
+  }
+
+  /** Writes metadata {@link #placeTable placed} before to its file. */
+  public void writePlaced(BucketConfig bucket, TableMetadata placed) {
+    // Not cached here: the first read proves the file is really there.
+    TableMetadataParser.write(placed, io.fileIo(bucket).newOutputFile(
+        placed.metadataFileLocation()));
+  }
+
+  /**
+   * Removes a metadata file that a failed change wrote and nothing points at; a failure to remove
+   * it is added to {@code failure} rather than hiding it.
+   */
+  public void deleteQuietly(BucketConfig bucket, String location, RuntimeException failure) {
+    try {
+      io.fileIo(bucket).deleteFile(location);
+    } catch (RuntimeException e) {
+      failure.addSuppressed(e);
+    }
   }
 
   public ViewMetadata writeView(BucketConfig bucket, ViewMetadata metadata,

@@ -1,14 +1,14 @@
 package io.floe.application.service;
 
 import io.floe.application.port.in.AccessManagementUseCase;
-import io.floe.application.port.in.CreatePrincipalCommand;
-import io.floe.application.port.in.GrantCommand;
-import io.floe.application.port.in.GrantDetails;
-import io.floe.application.port.in.Invalid;
-import io.floe.application.port.in.IssueTokenCommand;
-import io.floe.application.port.in.IssuedToken;
-import io.floe.application.port.in.PrincipalDetails;
-import io.floe.application.port.in.TokenDetails;
+import io.floe.application.model.CreatePrincipalCommand;
+import io.floe.application.model.GrantCommand;
+import io.floe.application.model.GrantDetails;
+import io.floe.application.model.Invalid;
+import io.floe.application.model.IssueTokenCommand;
+import io.floe.application.model.IssuedToken;
+import io.floe.application.model.PrincipalDetails;
+import io.floe.application.model.TokenDetails;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.GrantStore;
 import io.floe.application.port.out.IdGenerator;

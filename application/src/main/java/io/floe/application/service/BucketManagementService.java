@@ -1,8 +1,8 @@
 package io.floe.application.service;
 
 import io.floe.application.port.in.BucketManagementUseCase;
-import io.floe.application.port.in.BucketSpec;
-import io.floe.application.port.in.Invalid;
+import io.floe.application.model.BucketSpec;
+import io.floe.application.model.Invalid;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.UnitOfWork;

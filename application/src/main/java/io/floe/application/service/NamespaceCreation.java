@@ -10,6 +10,7 @@ import io.floe.application.port.out.PendingCreationStore.Pending;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.CatalogName;
 import io.floe.domain.MetadataValue;
@@ -59,12 +60,13 @@ public final class NamespaceCreation {
   private final Clock clock;
   private final AccessPolicy policy;
   private final LifecycleProbe probe;
+  private final ChangePublisher publisher;
   private final PrefixGenerator prefixes;
 
   public NamespaceCreation(OrgStore orgs, NamespaceStore namespaces, NameRegistry names,
       PrefixClaimer claimer, PendingCreationStore pending, CreationRepair repair,
       UnitOfWork unitOfWork, IdGenerator ids, Clock clock, AccessPolicy policy,
-      LifecycleProbe probe) {
+      LifecycleProbe probe, ChangePublisher publisher) {
     this.orgs = orgs;
     this.namespaces = namespaces;
     this.names = names;
@@ -76,12 +78,22 @@ public final class NamespaceCreation {
     this.clock = clock;
     this.policy = policy;
     this.probe = probe;
+    this.publisher = publisher;
     this.prefixes = new PrefixGenerator(ids::randomBelow);
   }
 
-  public Namespace create(OrgContext context, Request request) {
+  /** Whether the caller may create namespaces in its org at all: checked before anything else. */
+  public void authorize(OrgContext context) {
     context.org().requireIceberg();
     policy.requireAdmin(context, "create namespaces");
+  }
+
+  /**
+   * Creates the namespace; {@code result} is what the caller's API answers, recorded with the
+   * namespace for a request sent with an idempotency key.
+   */
+  public Namespace create(OrgContext context, Request request, Object result) {
+    authorize(context);
     BucketConfig bucket = chooseBucket(context, request.bucketNickname());
     Instant now = clock.instant();
     Namespace namespace = new Namespace(ids.newId(), context.org().id(), request.name(),
@@ -105,7 +117,7 @@ public final class NamespaceCreation {
     try {
       claimer.writeMarker(bucket, namespace.prefix(), marker(context, namespace));
       probe.reached("namespace-create:marked");
-      unitOfWork.inTransaction(() -> {
+      publisher.publish(context, result, () -> {
         if (!pending.finish(namespace.id())) {
           throw new CommitStateUnknownException(new IllegalStateException(
               "the creation of namespace " + namespace.name() + " was undone by a repair pass"));

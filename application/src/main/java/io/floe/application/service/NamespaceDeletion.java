@@ -1,18 +1,20 @@
 package io.floe.application.service;
 
-import io.floe.application.port.in.DeleteNamespaceCommand;
+import io.floe.application.model.DeleteNamespaceCommand;
 import io.floe.application.port.out.NameRegistry;
 import io.floe.application.port.out.NamespaceLifecycleStore;
 import io.floe.application.port.out.NamespaceStore;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogName;
 import io.floe.domain.Namespace;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 
@@ -28,10 +30,11 @@ public final class NamespaceDeletion {
   private final Clock clock;
   private final AccessPolicy policy;
   private final Duration recoveryPeriod;
+  private final ChangePublisher publisher;
 
   public NamespaceDeletion(NamespaceStore namespaces, NamespaceLifecycleStore lifecycle,
       NameRegistry names, UnitOfWork unitOfWork, Clock clock, AccessPolicy policy,
-      Duration recoveryPeriod) {
+      Duration recoveryPeriod, ChangePublisher publisher) {
     this.namespaces = namespaces;
     this.lifecycle = lifecycle;
     this.names = names;
@@ -39,29 +42,41 @@ public final class NamespaceDeletion {
     this.clock = clock;
     this.policy = policy;
     this.recoveryPeriod = recoveryPeriod;
+    this.publisher = publisher;
   }
 
   public void delete(OrgContext context, CatalogName name, DeleteNamespaceCommand command) {
     unitOfWork.inTransaction(() -> {
       // The row lock makes a concurrent delete or restore of the same namespace wait.
-      Namespace found = lifecycle.lockLive(context.org().id(), name)
-          .filter(namespace -> policy.canSee(context, namespace))
-          .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", name));
+      Optional<Namespace> live = lifecycle.lockLive(context.org().id(), name)
+          .filter(namespace -> policy.canSee(context, namespace));
+      if (live.isEmpty() && publisher.replay(context, Void.class).isPresent()) {
+        return; // this caller deleted it with this very request before
+      }
+      Namespace found = live.orElseThrow(
+          () -> new NoSuchNamespaceException("Namespace does not exist: %s", name));
       policy.require(context, Action.MANAGE, found);
-      if (namespaces.hasObjects(found.id())) {
-        throw new NamespaceNotEmptyException(
-            "Namespace %s is not empty: drop its tables and views first", name);
+      if (publisher.replay(context, Void.class).isPresent()) {
+        return;
       }
-      Instant now = clock.instant();
-      // Without a recovery period there is nothing to restore, so the name is free at once; the
-      // prefix stays claimed until the cleanup pass has emptied it.
-      boolean releaseName = command.immediate() || recoveryPeriod.isZero();
-      Instant purgeAfter = command.immediate() ? now : now.plus(recoveryPeriod);
-      lifecycle.markDeleted(found.id(), now, purgeAfter, command.retainData(), releaseName);
-      if (releaseName) {
-        names.release(context.org().id(), found.name());
-      }
+      publisher.publish(context, () -> markDeleted(context, found, command));
     });
+  }
+
+  private void markDeleted(OrgContext context, Namespace found, DeleteNamespaceCommand command) {
+    if (namespaces.hasObjects(found.id())) {
+      throw new NamespaceNotEmptyException(
+          "Namespace %s is not empty: drop its tables and views first", found.name());
+    }
+    Instant now = clock.instant();
+    // Without a recovery period there is nothing to restore, so the name is free at once; the
+    // prefix stays claimed until the cleanup pass has emptied it.
+    boolean releaseName = command.immediate() || recoveryPeriod.isZero();
+    Instant purgeAfter = command.immediate() ? now : now.plus(recoveryPeriod);
+    lifecycle.markDeleted(found.id(), now, purgeAfter, command.retainData(), releaseName);
+    if (releaseName) {
+      names.release(context.org().id(), found.name());
+    }
   }
 
   public Namespace restore(OrgContext context, CatalogName name) {

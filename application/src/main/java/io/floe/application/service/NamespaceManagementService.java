@@ -1,14 +1,14 @@
 package io.floe.application.service;
 
-import io.floe.application.port.in.CreateNamespaceCommand;
-import io.floe.application.port.in.DeleteNamespaceCommand;
-import io.floe.application.port.in.ModifyNamespaceCommand;
-import io.floe.application.port.in.NamespaceDetails;
+import io.floe.application.model.CreateNamespaceCommand;
+import io.floe.application.model.DeleteNamespaceCommand;
+import io.floe.application.model.ModifyNamespaceCommand;
+import io.floe.application.model.NamespaceDetails;
 import io.floe.application.port.in.NamespaceManagementUseCase;
-import io.floe.application.port.in.NamespaceQuery;
-import io.floe.application.port.in.Page;
-import io.floe.application.port.in.TableQuery;
-import io.floe.application.port.in.TableSummary;
+import io.floe.application.model.NamespaceQuery;
+import io.floe.application.model.Page;
+import io.floe.application.model.TableQuery;
+import io.floe.application.model.TableSummary;
 import io.floe.application.port.out.NamespaceDirectory;
 import io.floe.application.port.out.NamespaceDirectory.Listed;
 import io.floe.application.port.out.NamespaceLifecycleStore;
@@ -51,7 +51,7 @@ public final class NamespaceManagementService implements NamespaceManagementUseC
   public NamespaceDetails create(OrgContext context, CreateNamespaceCommand command) {
     creation.create(context, new NamespaceCreation.Request(command.name(),
         command.bucketNickname(), command.properties(), command.description(), command.metadata(),
-        command.visibility()));
+        command.visibility()), null);
     return get(context, command.name());
   }
 

@@ -2,12 +2,13 @@ package io.floe.application.service;
 
 import io.floe.application.iceberg.FlatIdentifiers;
 import io.floe.application.iceberg.PageToken;
-import io.floe.application.port.in.DeleteNamespaceCommand;
+import io.floe.application.model.DeleteNamespaceCommand;
 import io.floe.application.port.in.IcebergNamespacesUseCase;
 import io.floe.application.port.out.NamespaceStore;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogName;
 import io.floe.domain.InvalidNameException;
@@ -39,15 +40,18 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
   private final UnitOfWork unitOfWork;
   private final Clock clock;
   private final AccessPolicy policy;
+  private final ChangePublisher publisher;
 
   public NamespaceService(NamespaceStore namespaces, NamespaceCreation creation,
-      NamespaceDeletion deletion, UnitOfWork unitOfWork, Clock clock, AccessPolicy policy) {
+      NamespaceDeletion deletion, UnitOfWork unitOfWork, Clock clock, AccessPolicy policy,
+      ChangePublisher publisher) {
     this.namespaces = namespaces;
     this.creation = creation;
     this.deletion = deletion;
     this.unitOfWork = unitOfWork;
     this.clock = clock;
     this.policy = policy;
+    this.publisher = publisher;
   }
 
   @Override
@@ -76,11 +80,18 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
   public CreateNamespaceResponse create(OrgContext context, CreateNamespaceRequest request) {
     CatalogName name = FlatIdentifiers.namespaceName(request.namespace());
     Map<String, String> properties = request.properties();
+    creation.authorize(context);
+    Optional<ChangePublisher.Replay<CreateNamespaceResponse>> replay =
+        publisher.replay(context, CreateNamespaceResponse.class);
+    if (replay.isPresent()) {
+      return replay.get().result();
+    }
+    CreateNamespaceResponse response = CreateNamespaceResponse.builder()
+        .withNamespace(request.namespace()).setProperties(new HashMap<>(properties)).build();
     creation.create(context, new NamespaceCreation.Request(name,
         bucketNickname(properties.get(BUCKET_PROPERTY)), properties, Optional.empty(), Map.of(),
-        Visibility.PRIVATE));
-    return CreateNamespaceResponse.builder().withNamespace(request.namespace())
-        .setProperties(new HashMap<>(properties)).build();
+        Visibility.PRIVATE), response);
+    return response;
   }
 
   @Override
@@ -105,13 +116,19 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
     return unitOfWork.inTransaction(() -> {
       io.floe.domain.Namespace found = require(context, namespace);
       policy.require(context, Action.WRITE, found);
+      Optional<ChangePublisher.Replay<UpdateNamespacePropertiesResponse>> replay =
+          publisher.replay(context, UpdateNamespacePropertiesResponse.class);
+      if (replay.isPresent()) {
+        return replay.get().result();
+      }
       Set<String> missing = new HashSet<>(removals);
       missing.removeAll(found.properties().keySet());
       Set<String> removed = new HashSet<>(removals);
       removed.removeAll(missing);
-      namespaces.updateProperties(found.id(), removals, updates, clock.instant());
-      return UpdateNamespacePropertiesResponse.builder().addUpdated(updates.keySet())
-          .addRemoved(removed).addMissing(missing).build();
+      UpdateNamespacePropertiesResponse response = UpdateNamespacePropertiesResponse.builder()
+          .addUpdated(updates.keySet()).addRemoved(removed).addMissing(missing).build();
+      return publisher.publish(context, response, () ->
+          namespaces.updateProperties(found.id(), removals, updates, clock.instant()));
     });
   }
 

@@ -1,6 +1,6 @@
 package io.floe.application.service;
 
-import io.floe.application.port.in.BucketSpec;
+import io.floe.application.model.BucketSpec;
 import io.floe.application.port.in.OrgAdministrationUseCase;
 import io.floe.application.port.in.ProvisionOrgUseCase;
 import io.floe.application.port.in.ProvisionOrgUseCase.ProvisionedOrg;

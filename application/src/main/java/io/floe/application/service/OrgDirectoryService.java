@@ -1,5 +1,6 @@
 package io.floe.application.service;
 
+import io.floe.application.model.MemberOrg;
 import io.floe.application.port.in.OrgsUseCase;
 import io.floe.application.port.out.OrgMembershipDirectory;
 import io.floe.application.security.Caller;

@@ -1,8 +1,8 @@
 package io.floe.application.service;
 
-import io.floe.application.port.in.CreateRepoCommand;
-import io.floe.application.port.in.DeleteRepoCommand;
-import io.floe.application.port.in.RepoDetails;
+import io.floe.application.model.CreateRepoCommand;
+import io.floe.application.model.DeleteRepoCommand;
+import io.floe.application.model.RepoDetails;
 import io.floe.application.port.in.ReposUseCase;
 import io.floe.application.port.out.IcechunkRepositories;
 import io.floe.application.port.out.IdGenerator;

@@ -1,11 +1,15 @@
 package io.floe.adapters.rest.iceberg;
 
+import io.floe.application.model.IdempotencyKey;
+import io.floe.application.model.RequestInfo;
 import io.floe.application.port.in.AuthenticateUseCase;
-import io.floe.application.port.in.IdempotentRequestsUseCase;
-import io.floe.application.port.in.IdempotentRequestsUseCase.Reply;
 import io.floe.application.security.OrgContext;
 import io.javalin.http.Context;
-import java.util.function.Supplier;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.UUID;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -18,6 +22,8 @@ import org.apache.iceberg.rest.RESTUtil;
  */
 final class IcebergRequest {
   static final String IDEMPOTENCY_KEY = RESTUtil.IDEMPOTENCY_KEY_HEADER;
+  /** Set by the HTTP server for every request; a request id of our own otherwise. */
+  static final String REQUEST_ID_ATTRIBUTE = "floe.request-id";
   private static final int PREFIX = 3;
   private static final int NAMESPACE = 5;
   private static final int OBJECT = 7;
@@ -25,26 +31,26 @@ final class IcebergRequest {
   private final Context ctx;
   private final String[] segments;
   private final AuthenticateUseCase authentication;
-  private final IdempotentRequestsUseCase idempotency;
   private OrgContext scope;
 
-  IcebergRequest(Context ctx, AuthenticateUseCase authentication,
-      IdempotentRequestsUseCase idempotency) {
+  IcebergRequest(Context ctx, AuthenticateUseCase authentication) {
     this.ctx = ctx;
     this.segments = ctx.req().getRequestURI().split("/", -1);
     this.authentication = authentication;
-    this.idempotency = idempotency;
   }
 
   Context http() {
     return ctx;
   }
 
-  /** The caller inside the org named by the route's prefix. */
+  /**
+   * The caller inside the org named by the route's prefix, acting for this request: with its
+   * {@code Idempotency-Key}, bound to the method, route and body it came with.
+   */
   OrgContext scope() {
     if (scope == null) {
       scope = authentication.enterOrg(authentication.authenticate(bearerToken(ctx)),
-          RESTUtil.decodeString(segment(PREFIX)));
+          RESTUtil.decodeString(segment(PREFIX))).on(requestInfo());
     }
     return scope;
   }
@@ -77,36 +83,13 @@ final class IcebergRequest {
     return ctx.queryParam("pageToken");
   }
 
-  void respond(Reply reply) {
-    ctx.status(reply.status());
-    if (reply.body() != null && !reply.body().isEmpty()) {
-      ctx.contentType("application/json").result(reply.body());
-    }
+  /** Answers 200 with the body in Iceberg's JSON. */
+  void ok(Object body) {
+    ctx.status(200).contentType("application/json").result(RestJson.write(body));
   }
 
-  void json(Object body) {
-    respond(new Reply(200, RestJson.write(body)));
-  }
-
-  /**
-   * Runs a mutating request; with an {@code Idempotency-Key} header, at most once per key, the
-   * response recorded in the same transaction as the change.
-   */
-  void mutate(String operation, Supplier<Reply> work) {
-    String key = ctx.header(IDEMPOTENCY_KEY);
-    if (key == null) {
-      respond(work.get());
-    } else {
-      respond(idempotency.run(scope(), key, operation + " " + ctx.req().getRequestURI(), work));
-    }
-  }
-
-  static Reply ok(Object body) {
-    return new Reply(200, RestJson.write(body));
-  }
-
-  static Reply noContent() {
-    return new Reply(204, "");
+  void noContent() {
+    ctx.status(204);
   }
 
   static String bearerToken(Context ctx) {
@@ -116,6 +99,24 @@ final class IcebergRequest {
     }
     String[] parts = header.strip().split("\\s+", 2);
     return parts.length == 2 && parts[0].equalsIgnoreCase("Bearer") ? parts[1] : null;
+  }
+
+  private RequestInfo requestInfo() {
+    String key = ctx.header(IDEMPOTENCY_KEY);
+    Optional<IdempotencyKey> idempotency = key == null ? Optional.empty()
+        : Optional.of(new IdempotencyKey(key, ctx.method() + " " + ctx.req().getRequestURI()
+            + " " + sha256(ctx.bodyAsBytes())));
+    Object requestId = ctx.attribute(REQUEST_ID_ATTRIBUTE);
+    return new RequestInfo(requestId != null ? requestId.toString() : UUID.randomUUID().toString(),
+        idempotency);
+  }
+
+  private static String sha256(byte[] body) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private String segment(int index) {

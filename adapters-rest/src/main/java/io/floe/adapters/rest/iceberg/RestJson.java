@@ -59,6 +59,15 @@ public final class RestJson {
     return request;
   }
 
+  /** Reads back a result this server wrote itself; a failure is the server's, not the client's. */
+  static <T> T readRecorded(String json, Class<T> type) {
+    try {
+      return MAPPER.readValue(json, type);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot read a recorded " + type.getSimpleName(), e);
+    }
+  }
+
   private static String rootMessage(Throwable error) {
     Throwable root = error;
     while (root.getCause() != null && root.getCause() != root) {

@@ -1,10 +1,10 @@
 package io.floe.adapters.rest.management;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.floe.application.port.in.GrantDetails;
-import io.floe.application.port.in.IssuedToken;
-import io.floe.application.port.in.PrincipalDetails;
-import io.floe.application.port.in.TokenDetails;
+import io.floe.application.model.GrantDetails;
+import io.floe.application.model.IssuedToken;
+import io.floe.application.model.PrincipalDetails;
+import io.floe.application.model.TokenDetails;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.UUID;

@@ -1,11 +1,11 @@
 package io.floe.adapters.rest.management;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.floe.application.port.in.CreateNamespaceCommand;
-import io.floe.application.port.in.CreatePrincipalCommand;
-import io.floe.application.port.in.GrantCommand;
-import io.floe.application.port.in.Invalid;
-import io.floe.application.port.in.IssueTokenCommand;
+import io.floe.application.model.CreateNamespaceCommand;
+import io.floe.application.model.CreatePrincipalCommand;
+import io.floe.application.model.GrantCommand;
+import io.floe.application.model.Invalid;
+import io.floe.application.model.IssueTokenCommand;
 import io.floe.domain.Action;
 import io.floe.domain.InvalidNameException;
 import io.floe.domain.Principal;

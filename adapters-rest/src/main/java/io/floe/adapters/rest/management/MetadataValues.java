@@ -1,7 +1,7 @@
 package io.floe.adapters.rest.management;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.floe.application.port.in.Invalid;
+import io.floe.application.model.Invalid;
 import io.floe.domain.MetadataValue;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package io.floe.adapters.rest.management;
 
-import io.floe.application.port.in.NamespaceDetails;
-import io.floe.application.port.in.Page;
-import io.floe.application.port.in.TableSummary;
+import io.floe.application.model.NamespaceDetails;
+import io.floe.application.model.Page;
+import io.floe.application.model.TableSummary;
 import io.floe.domain.Action;
 import io.floe.domain.Namespace;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package io.floe.adapters.rest.management;
 
 import io.floe.application.port.in.AuthenticateUseCase;
 import io.floe.application.port.in.OrgsUseCase;
-import io.floe.application.port.in.OrgsUseCase.MemberOrg;
+import io.floe.application.model.MemberOrg;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Instant;

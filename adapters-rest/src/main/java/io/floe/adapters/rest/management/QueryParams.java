@@ -2,7 +2,7 @@ package io.floe.adapters.rest.management;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.floe.application.port.in.Invalid;
+import io.floe.application.model.Invalid;
 import io.javalin.http.Context;
 import java.util.Locale;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.floe.adapters.rest.management;
 
-import io.floe.application.port.in.RepoDetails;
+import io.floe.application.model.RepoDetails;
 import io.floe.domain.RepoCommit;
 import io.floe.domain.RepoNode;
 import io.floe.domain.RepoRefs;

@@ -1,8 +1,8 @@
 package io.floe.adapters.rest.management;
 
 import io.floe.application.port.in.AuthenticateUseCase;
-import io.floe.application.port.in.CreateRepoCommand;
-import io.floe.application.port.in.DeleteRepoCommand;
+import io.floe.application.model.CreateRepoCommand;
+import io.floe.application.model.DeleteRepoCommand;
 import io.floe.application.port.in.ReposUseCase;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;

@@ -1,5 +1,12 @@
 package io.floe.application.port.in;
 
+import io.floe.application.model.CreatePrincipalCommand;
+import io.floe.application.model.GrantCommand;
+import io.floe.application.model.GrantDetails;
+import io.floe.application.model.IssueTokenCommand;
+import io.floe.application.model.IssuedToken;
+import io.floe.application.model.PrincipalDetails;
+import io.floe.application.model.TokenDetails;
 import io.floe.application.security.OrgContext;
 import io.floe.domain.CatalogName;
 import io.floe.domain.Principal;

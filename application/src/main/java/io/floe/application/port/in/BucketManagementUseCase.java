@@ -1,5 +1,6 @@
 package io.floe.application.port.in;
 
+import io.floe.application.model.BucketSpec;
 import io.floe.application.security.OrgContext;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;

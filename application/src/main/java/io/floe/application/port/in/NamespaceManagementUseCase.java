@@ -1,5 +1,13 @@
 package io.floe.application.port.in;
 
+import io.floe.application.model.CreateNamespaceCommand;
+import io.floe.application.model.DeleteNamespaceCommand;
+import io.floe.application.model.ModifyNamespaceCommand;
+import io.floe.application.model.NamespaceDetails;
+import io.floe.application.model.NamespaceQuery;
+import io.floe.application.model.Page;
+import io.floe.application.model.TableQuery;
+import io.floe.application.model.TableSummary;
 import io.floe.application.security.OrgContext;
 import io.floe.domain.CatalogName;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.floe.application.port.in;
 
+import io.floe.application.model.BucketSpec;
 import io.floe.application.port.in.ProvisionOrgUseCase.ProvisionedOrg;
 import io.floe.application.security.Caller;
 import io.floe.domain.Org;

@@ -1,5 +1,6 @@
 package io.floe.application.port.in;
 
+import io.floe.application.model.BucketSpec;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.Org;
 import io.floe.domain.OrgName;

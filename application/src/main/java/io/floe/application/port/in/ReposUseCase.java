@@ -1,5 +1,8 @@
 package io.floe.application.port.in;
 
+import io.floe.application.model.CreateRepoCommand;
+import io.floe.application.model.DeleteRepoCommand;
+import io.floe.application.model.RepoDetails;
 import io.floe.application.security.OrgContext;
 import io.floe.domain.RepoCommit;
 import io.floe.domain.RepoNode;

@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-/** Tables and views with the pointers to their current metadata files. */
+/**
+ * Tables and views: their entries in the catalog. Their pointers to metadata files move through
+ * {@link MetadataPointers} only.
+ */
 public interface CatalogObjectStore {
   /** Resolves a live namespace's table or view in one indexed query. */
   Optional<CatalogObject> find(UUID orgId, CatalogName namespace, TableName name);
@@ -31,12 +34,6 @@ public interface CatalogObjectStore {
 
   /** Inserts the object; false when its namespace already holds a table or view of that name. */
   boolean insert(CatalogObject object);
-
-  /**
-   * Moves the pointer only if it still is {@code expectedLocation}: the compare-and-swap every
-   * commit goes through. False when another writer moved it first.
-   */
-  boolean swapPointer(UUID objectId, String expectedLocation, String newLocation, Instant now);
 
   void rename(UUID objectId, UUID newNamespaceId, TableName newName, Instant now);
 

@@ -4,14 +4,22 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 
-/** Responses recorded for requests that carried an {@code Idempotency-Key}. */
+/**
+ * Results of changes made by requests that carried an {@code Idempotency-Key}. A key belongs to
+ * one principal in one org: another caller using the same key never sees the record.
+ */
 public interface IdempotencyStore {
-  record Recorded(String operation, int status, String body) {}
+  /** A change's encoded result and the fingerprint of the request that made it. */
+  record Recorded(String requestFingerprint, String result) {}
 
-  Optional<Recorded> find(UUID orgId, String key, Instant now);
+  /** The unexpired record of the principal's key in the org. */
+  Optional<Recorded> find(UUID orgId, UUID principalId, String key, Instant now);
 
-  /** Records a response; false when another request recorded the same key first. */
-  boolean record(UUID orgId, String key, Recorded response, Instant expiresAt);
+  /**
+   * Records a result; false when the principal's key is already recorded in the org (another
+   * request with the same key got there first). Joins the caller's transaction.
+   */
+  boolean record(UUID orgId, UUID principalId, String key, Recorded recorded, Instant expiresAt);
 
   long deleteExpired(Instant now);
 }

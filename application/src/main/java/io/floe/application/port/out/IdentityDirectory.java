@@ -1,7 +1,7 @@
 package io.floe.application.port.out;
 
-import io.floe.application.port.in.PrincipalDetails;
-import io.floe.application.port.in.TokenDetails;
+import io.floe.application.model.PrincipalDetails;
+import io.floe.application.model.TokenDetails;
 import io.floe.domain.ApiToken;
 import io.floe.domain.Principal;
 import io.floe.domain.Role;

@@ -1,8 +1,8 @@
 package io.floe.application.port.out;
 
-import io.floe.application.port.in.NamespaceQuery;
-import io.floe.application.port.in.Page;
-import io.floe.application.port.in.TableQuery;
+import io.floe.application.model.NamespaceQuery;
+import io.floe.application.model.Page;
+import io.floe.application.model.TableQuery;
 import io.floe.application.security.ListingScope;
 import io.floe.application.security.TableScope;
 import io.floe.domain.CatalogName;

@@ -1,6 +1,6 @@
 package io.floe.application.port.out;
 
-import io.floe.application.port.in.OrgsUseCase.MemberOrg;
+import io.floe.application.model.MemberOrg;
 import java.util.List;
 import java.util.UUID;
 

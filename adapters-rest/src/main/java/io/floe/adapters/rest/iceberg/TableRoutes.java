@@ -1,0 +1,130 @@
+package io.floe.adapters.rest.iceberg;
+
+import static io.floe.adapters.rest.iceberg.IcebergPaths.NAMESPACE;
+import static io.floe.adapters.rest.iceberg.IcebergPaths.TABLE;
+import static io.floe.adapters.rest.iceberg.IcebergPaths.V1;
+
+import io.floe.application.model.AccessDelegation;
+import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.in.table.LoadTableUseCase.LoadedTable;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.rest.RESTCatalogProperties;
+import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
+import org.apache.iceberg.rest.requests.CommitTransactionRequest;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.RegisterTableRequest;
+import org.apache.iceberg.rest.requests.RemoteSignRequest;
+import org.apache.iceberg.rest.requests.RenameTableRequest;
+import org.apache.iceberg.rest.requests.ReportMetricsRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+
+/** The Iceberg REST catalog's table routes. Handlers only translate between HTTP and use cases. */
+final class TableRoutes {
+  private final AuthenticateUseCase authentication;
+  private final TableUseCases tables;
+
+  TableRoutes(AuthenticateUseCase authentication, TableUseCases tables) {
+    this.authentication = authentication;
+    this.tables = tables;
+  }
+
+  void register(RoutesConfig routes) {
+    routes.get(NAMESPACE + "/tables", handle(r -> r.ok(
+        tables.list().listTables(r.scope(), r.namespace(), r.pageToken(), r.pageSize()))));
+    routes.post(NAMESPACE + "/tables", handle(r -> r.ok(tables.create().createTable(r.scope(),
+        r.namespace(), RestJson.read(r.body(), CreateTableRequest.class), delegation(r.http())))));
+    routes.get(TABLE, handle(this::loadTable));
+    routes.head(TABLE, handle(r -> {
+      tables.load().currentMetadataLocation(r.scope(), r.object());
+      r.noContent();
+    }));
+    routes.post(TABLE, handle(r -> r.ok(tables.commit().commitTable(r.scope(), r.object(),
+        RestJson.read(r.body(), UpdateTableRequest.class)))));
+    routes.delete(TABLE, handle(r -> {
+      tables.drop().dropTable(r.scope(), r.object(),
+          Boolean.parseBoolean(r.http().queryParam("purgeRequested")));
+      r.noContent();
+    }));
+    routes.get(TABLE + "/credentials", handle(r -> r.ok(
+        tables.storageAccess().credentials(r.scope(), r.object()))));
+    routes.post(TABLE + "/sign", handle(r -> r.ok(tables.storageAccess().sign(r.scope(),
+        r.object(), RestJson.read(r.body(), RemoteSignRequest.class)))));
+    routes.post(TABLE + "/metrics", handle(r -> {
+      tables.reportMetrics().reportMetrics(r.scope(), r.object(),
+          RestJson.read(r.body(), ReportMetricsRequest.class));
+      r.noContent();
+    }));
+    routes.post(NAMESPACE + "/register", handle(r -> r.ok(tables.register().registerTable(
+        r.scope(), r.namespace(), RestJson.read(r.body(), RegisterTableRequest.class)))));
+    routes.post(V1 + "/tables/rename", handle(r -> {
+      tables.rename().renameTable(r.scope(), RestJson.read(r.body(), RenameTableRequest.class));
+      r.noContent();
+    }));
+    routes.post(V1 + "/transactions/commit", handle(r -> {
+      tables.commitTransaction().commitTransaction(r.scope(),
+          RestJson.read(r.body(), CommitTransactionRequest.class));
+      r.noContent();
+    }));
+  }
+
+  /**
+   * loadTable with an ETag: a client that sends the ETag of the version it holds in
+   * {@code If-None-Match} gets a 304 without a body when the table has not moved.
+   */
+  private void loadTable(IcebergRequest request) {
+    SnapshotMode mode = snapshotMode(request.http().queryParam(
+        RESTCatalogProperties.SNAPSHOTS_QUERY_PARAMETER));
+    String ifNoneMatch = request.http().header("If-None-Match");
+    if (ifNoneMatch != null) {
+      String current = tables.load().currentMetadataLocation(request.scope(), request.object());
+      if (ifNoneMatch.equals(etag(current, mode))) {
+        request.http().status(304).header("ETag", ifNoneMatch);
+        return;
+      }
+    }
+    LoadedTable loaded = tables.load().loadTable(request.scope(), request.object(), mode,
+        delegation(request.http()));
+    request.http().header("ETag", etag(loaded.metadataLocation(), mode));
+    request.ok(loaded.response());
+  }
+
+  static String etag(String metadataLocation, SnapshotMode mode) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(
+          (metadataLocation + "|" + mode).getBytes(StandardCharsets.UTF_8));
+      return "\"" + HexFormat.of().formatHex(digest, 0, 16) + "\"";
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The storage access an engine asks for; Floe answers what it can and ignores the rest. */
+  private static Set<AccessDelegation> delegation(Context ctx) {
+    return AccessDelegation.parse(ctx.header(AccessDelegation.HEADER));
+  }
+
+  private static SnapshotMode snapshotMode(String value) {
+    if (value == null || value.isEmpty()) {
+      return SnapshotMode.ALL;
+    }
+    try {
+      return SnapshotMode.valueOf(value.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException("Invalid snapshots mode '%s': use 'all' or 'refs'", value);
+    }
+  }
+
+  private Handler handle(Consumer<IcebergRequest> handler) {
+    return IcebergPaths.handle(authentication, handler);
+  }
+}

@@ -1,0 +1,120 @@
+package io.floe.application.service.catalog;
+
+import io.floe.application.port.out.MetadataPointers;
+import io.floe.application.port.out.UnitOfWork;
+import io.floe.application.security.OrgContext;
+import io.floe.application.service.change.ChangePublisher;
+import java.time.Clock;
+import java.util.List;
+import java.util.UUID;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves tables' and views' pointers to new metadata files: the only place that does. An attempt
+ * plans every change against the current state (which writes the new metadata files) and then
+ * compare-and-swaps every pointer in one transaction, together with what the change leaves on
+ * record. When another writer moved a pointer in between, the change is planned again on the new
+ * state: the client's requirements decide whether it still applies.
+ *
+ * <p>The first attempts are optimistic and hold no lock while they read and write files. After
+ * {@value #OPTIMISTIC_ATTEMPTS} lost races the next attempt is planned while holding the objects'
+ * row locks, so under heavy contention a commit waits for its turn instead of failing: a change
+ * without requirements never fails merely because others commit too.
+ */
+public final class CatalogCommitter {
+  private static final Logger LOG = LoggerFactory.getLogger(CatalogCommitter.class);
+  static final int OPTIMISTIC_ATTEMPTS = 3;
+
+  /** One pointer to move: from where the plan read it to the metadata file the plan wrote. */
+  public record Swap(UUID objectId, String expectedLocation, String newLocation) {}
+
+  /** What one attempt planned: the swaps that publish it (none when nothing changes), and its result. */
+  public record Plan<R>(List<Swap> swaps, R result) {
+    public Plan {
+      swaps = List.copyOf(swaps);
+    }
+
+    List<UUID> objectIds() {
+      return swaps.stream().map(Swap::objectId).sorted().toList();
+    }
+  }
+
+  /**
+   * Plans a change against the current state. It must resolve and authorize every object it
+   * changes before it writes any file, and it may be called again after a lost race.
+   */
+  @FunctionalInterface
+  public interface Planner<R> {
+    Plan<R> plan();
+  }
+
+  private final MetadataPointers pointers;
+  private final UnitOfWork unitOfWork;
+  private final ChangePublisher publisher;
+  private final Clock clock;
+
+  public CatalogCommitter(MetadataPointers pointers, UnitOfWork unitOfWork,
+      ChangePublisher publisher, Clock clock) {
+    this.pointers = pointers;
+    this.unitOfWork = unitOfWork;
+    this.publisher = publisher;
+    this.clock = clock;
+  }
+
+  /** Commits what {@code planner} plans; returns the result of the attempt that landed. */
+  public <R> R commit(OrgContext context, String what, Planner<R> planner) {
+    Plan<R> plan = planner.plan();
+    for (int attempt = 1; attempt <= OPTIMISTIC_ATTEMPTS; attempt++) {
+      if (trySwap(context, plan)) {
+        return plan.result();
+      }
+      LOG.debug("{} lost a race on attempt {}; planning it again", what, attempt);
+      if (attempt < OPTIMISTIC_ATTEMPTS) {
+        plan = planner.plan();
+      }
+    }
+    return commitLocked(context, what, planner, plan.objectIds());
+  }
+
+  /** Plans and swaps while holding the objects' row locks: nobody can move them meanwhile. */
+  private <R> R commitLocked(OrgContext context, String what, Planner<R> planner,
+      List<UUID> objectIds) {
+    LOG.debug("{} is contended; planning it under the objects' locks", what);
+    return unitOfWork.inTransaction(() -> {
+      pointers.lockForCommit(objectIds);
+      Plan<R> plan = planner.plan();
+      if (!objectIds.containsAll(plan.objectIds()) || !trySwap(context, plan)) {
+        // Only a drop or a re-creation of an object between the two plans gets here.
+        throw new CommitFailedException("Commit failed: %s changed while it was being "
+            + "committed; retry", what);
+      }
+      return plan.result();
+    });
+  }
+
+  /** True when every pointer moved; false (and nothing moved) when any had moved meanwhile. */
+  private boolean trySwap(OrgContext context, Plan<?> plan) {
+    try {
+      publisher.publish(context, plan.result(), () -> {
+        for (Swap swap : plan.swaps()) {
+          if (!pointers.swap(swap.objectId(), swap.expectedLocation(), swap.newLocation(),
+              clock.instant())) {
+            throw new LostRace();
+          }
+        }
+      });
+      return true;
+    } catch (LostRace e) {
+      return false;
+    }
+  }
+
+  /** Thrown inside the transaction to roll every swap of an attempt back. */
+  private static final class LostRace extends RuntimeException {
+    LostRace() {
+      super(null, null, false, false);
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package io.floe.application.service.storage;
+
+import io.floe.application.model.AccessDelegation;
+import io.floe.application.port.out.CredentialVendor;
+import io.floe.application.port.out.CredentialVendor.Access;
+import io.floe.application.port.out.RequestSigner;
+import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.ResolvedObject;
+import io.floe.domain.Action;
+import io.floe.domain.BucketConfig;
+import io.floe.domain.StoragePath;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.ResourcePaths;
+import org.apache.iceberg.rest.credentials.Credential;
+import org.apache.iceberg.rest.credentials.ImmutableCredential;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
+
+/**
+ * What an engine gets to reach one table's files: vended credentials scoped to the table, or the
+ * configuration that makes it ask the catalog to sign its requests. Read-write only for callers
+ * who may write to the table.
+ */
+public final class TableStorageAccess {
+  private final CredentialVendor vendor;
+  private final RequestSigner signer;
+  private final AccessPolicy policy;
+
+  public TableStorageAccess(CredentialVendor vendor, RequestSigner signer, AccessPolicy policy) {
+    this.vendor = vendor;
+    this.signer = signer;
+    this.policy = policy;
+  }
+
+  /**
+   * What the caller's storage credentials may do with the table's files: read-write for those
+   * who may write to the table, read-only for the rest.
+   */
+  public Access accessFor(OrgContext context, ResolvedObject table) {
+    return policy.allows(context, Action.WRITE, table.namespace(), table.object())
+        ? Access.READ_WRITE : Access.READ_ONLY;
+  }
+
+  /**
+   * Adds what the engine asked for to reach the table's files: vended credentials when asked
+   * for and the bucket can vend them; otherwise, for an engine that asked for any delegation,
+   * remote signing where the bucket allows it (S3-compatible stores without STS).
+   */
+  public LoadTableResponse withStorageAccess(OrgContext context, TableIdentifier identifier,
+      LoadTableResponse response, BucketConfig bucket, StoragePath location, Access access,
+      Set<AccessDelegation> delegation) {
+    Optional<Credential> credential = delegation.contains(AccessDelegation.VENDED_CREDENTIALS)
+        ? vendedCredential(context, bucket, location, access) : Optional.empty();
+    if (credential.isEmpty() && (delegation.isEmpty() || !signer.canSign(bucket))) {
+      return response;
+    }
+    LoadTableResponse.Builder builder = LoadTableResponse.builder()
+        .withTableMetadata(response.tableMetadata())
+        .addAllConfig(response.config())
+        .addAllCredentials(response.credentials());
+    if (credential.isPresent()) {
+      builder.addAllConfig(credential.get().config()).addCredential(credential.get());
+    } else {
+      builder.addAllConfig(signer.remoteSigningConfig(bucket, ResourcePaths
+          .forCatalogProperties(Map.of("prefix", context.org().name().value()))
+          .remoteSign(identifier)));
+    }
+    return builder.build();
+  }
+
+  /** Credentials for the table's directory, named by its URI as engines match it. */
+  public Optional<Credential> vendedCredential(OrgContext context, BucketConfig bucket,
+      StoragePath location, Access access) {
+    return vendor.vend(bucket, location, access, context.caller().principal().name())
+        .map(vended -> ImmutableCredential.builder()
+            .prefix(bucket.uriOf(location))
+            .config(vended.config())
+            .build());
+  }
+}

@@ -1,0 +1,60 @@
+package io.floe.application.service.table;
+
+import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.model.AccessDelegation;
+import io.floe.application.port.in.table.LoadTableUseCase;
+import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogLocator;
+import io.floe.application.service.catalog.ResolvedObject;
+import io.floe.application.service.storage.TableStorageAccess;
+import io.floe.domain.Action;
+import java.util.Set;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
+
+/** Loads a table's metadata (from the cache of immutable metadata files) with storage access. */
+public final class LoadTableService implements LoadTableUseCase {
+  private final CatalogLocator locator;
+  private final AccessPolicy policy;
+  private final MetadataFiles files;
+  private final TableStorageAccess storageAccess;
+
+  public LoadTableService(CatalogLocator locator, AccessPolicy policy, MetadataFiles files,
+      TableStorageAccess storageAccess) {
+    this.locator = locator;
+    this.policy = policy;
+    this.files = files;
+    this.storageAccess = storageAccess;
+  }
+
+  @Override
+  public LoadedTable loadTable(OrgContext context, TableIdentifier identifier, SnapshotMode mode,
+      Set<AccessDelegation> delegation) {
+    ResolvedObject table = readable(context, identifier);
+    TableMetadata metadata = files.readTable(table.bucket(), table.object().metadataLocation());
+    if (mode == SnapshotMode.REFS) {
+      metadata = TableMetadata.buildFrom(metadata)
+          .withMetadataLocation(metadata.metadataFileLocation())
+          .suppressHistoricalSnapshots()
+          .build();
+    }
+    LoadTableResponse response = storageAccess.withStorageAccess(context, identifier,
+        LoadTableResponse.builder().withTableMetadata(metadata).build(), table.bucket(),
+        table.object().location().path(), storageAccess.accessFor(context, table), delegation);
+    return new LoadedTable(response, table.object().metadataLocation());
+  }
+
+  @Override
+  public String currentMetadataLocation(OrgContext context, TableIdentifier identifier) {
+    return readable(context, identifier).object().metadataLocation();
+  }
+
+  private ResolvedObject readable(OrgContext context, TableIdentifier identifier) {
+    ResolvedObject table = locator.table(context, identifier);
+    policy.require(context, Action.READ, table.namespace(), table.object());
+    return table;
+  }
+}

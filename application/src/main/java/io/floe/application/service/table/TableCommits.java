@@ -1,0 +1,141 @@
+package io.floe.application.service.table;
+
+import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogCommitter;
+import io.floe.application.service.catalog.CatalogCommitter.Plan;
+import io.floe.application.service.catalog.CatalogCommitter.Swap;
+import io.floe.application.service.catalog.CatalogLocator;
+import io.floe.application.service.catalog.ResolvedObject;
+import io.floe.application.service.catalog.TableLocations;
+import io.floe.application.service.change.ChangePublisher;
+import io.floe.domain.Action;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.RetryableValidationException;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.UpdateRequirement;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits changes to existing tables: validates the client's requirements against each table's
+ * current metadata, applies the updates with iceberg-core's own classes, writes the new metadata
+ * files and hands the pointer moves to the {@link CatalogCommitter}. Every table is resolved and
+ * authorized before any file is written, in every attempt.
+ */
+public final class TableCommits {
+  private static final Logger LOG = LoggerFactory.getLogger(TableCommits.class);
+
+  private final CatalogLocator locator;
+  private final AccessPolicy policy;
+  private final MetadataFiles files;
+  private final CatalogCommitter committer;
+  private final ChangePublisher publisher;
+
+  public TableCommits(CatalogLocator locator, AccessPolicy policy, MetadataFiles files,
+      CatalogCommitter committer, ChangePublisher publisher) {
+    this.locator = locator;
+    this.policy = policy;
+    this.files = files;
+    this.committer = committer;
+    this.publisher = publisher;
+  }
+
+  /**
+   * Commits every change or none. The use case's result is made from each table's metadata after
+   * the commit; a request repeated with its idempotency key gets the recorded result instead.
+   */
+  public <R> R commit(OrgContext context, List<UpdateTableRequest> changes, Class<R> resultType,
+      Function<List<TableMetadata>, R> result) {
+    requireDistinct(changes);
+    changes.forEach(change -> writable(context, change.identifier()));
+    Optional<ChangePublisher.Replay<R>> replay = publisher.replay(context, resultType);
+    if (replay.isPresent()) {
+      return replay.get().result();
+    }
+    String what = changes.size() == 1 ? "table " + changes.get(0).identifier()
+        : changes.size() + " tables";
+    return committer.commit(context, what, () -> {
+      Plan<List<TableMetadata>> plan = plan(context, changes);
+      return new Plan<>(plan.swaps(), result.apply(plan.result()));
+    });
+  }
+
+  private Plan<List<TableMetadata>> plan(OrgContext context, List<UpdateTableRequest> changes) {
+    List<ResolvedObject> tables = new ArrayList<>();
+    for (UpdateTableRequest change : changes) {
+      tables.add(writable(context, change.identifier()));
+    }
+    List<Swap> swaps = new ArrayList<>();
+    List<TableMetadata> results = new ArrayList<>();
+    for (int i = 0; i < changes.size(); i++) {
+      ResolvedObject table = tables.get(i);
+      TableMetadata base = files.readTable(table.bucket(), table.object().metadataLocation());
+      Optional<TableMetadata> updated = apply(base, changes.get(i));
+      if (updated.isEmpty()) {
+        results.add(base);
+        continue;
+      }
+      TableLocations.requireWithin(table.bucket(), table.rootUri(), updated.get());
+      TableMetadata written = files.writeTable(table.bucket(), updated.get(),
+          Optional.of(base.metadataFileLocation()));
+      swaps.add(new Swap(table.object().id(), table.object().metadataLocation(),
+          written.metadataFileLocation()));
+      results.add(written);
+    }
+    return new Plan<>(swaps, results);
+  }
+
+  /** The metadata after the change, or empty when the change changes nothing. */
+  private static Optional<TableMetadata> apply(TableMetadata base, UpdateTableRequest change) {
+    for (UpdateRequirement requirement : change.requirements()) {
+      requirement.validate(base);
+    }
+    TableMetadata.Builder builder = TableMetadata.buildFrom(base);
+    try {
+      for (MetadataUpdate update : change.updates()) {
+        if (update instanceof MetadataUpdate.SetLocation setLocation) {
+          // The location is the server's choice; a client's request to move it is ignored.
+          LOG.debug("ignoring a request to move {} to {}", change.identifier(),
+              setLocation.location());
+          continue;
+        }
+        update.applyTo(builder);
+      }
+    } catch (RetryableValidationException e) {
+      throw new CommitFailedException(e, "Validation failed, please retry: %s", e.getMessage());
+    }
+    TableMetadata updated = builder.build();
+    return updated.changes().isEmpty() ? Optional.empty() : Optional.of(updated);
+  }
+
+  private ResolvedObject writable(OrgContext context, TableIdentifier identifier) {
+    ResolvedObject table = locator.table(context, identifier);
+    policy.require(context, Action.WRITE, table.namespace(), table.object());
+    return table;
+  }
+
+  private static void requireDistinct(List<UpdateTableRequest> changes) {
+    Set<TableIdentifier> seen = new HashSet<>();
+    for (UpdateTableRequest change : changes) {
+      if (change.identifier() == null) {
+        throw new BadRequestException("Every table change needs an identifier");
+      }
+      if (!seen.add(change.identifier())) {
+        throw new BadRequestException("Table %s appears twice in one transaction",
+            change.identifier());
+      }
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package io.floe.bootstrap;
+
+import io.floe.adapters.persistence.JooqCatalogObjectStore;
+import io.floe.adapters.rest.iceberg.TableUseCases;
+import io.floe.adapters.rest.iceberg.ViewUseCases;
+import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.port.out.CredentialVendor;
+import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.RequestSigner;
+import io.floe.application.port.out.UnitOfWork;
+import io.floe.application.security.AccessPolicy;
+import io.floe.application.service.catalog.CatalogCommitter;
+import io.floe.application.service.catalog.CatalogEntries;
+import io.floe.application.service.catalog.CatalogLocator;
+import io.floe.application.service.catalog.CatalogObjectRenamer;
+import io.floe.application.service.catalog.TablePlacement;
+import io.floe.application.service.change.ChangePublisher;
+import io.floe.application.service.storage.StorageAccessService;
+import io.floe.application.service.storage.TableStorageAccess;
+import io.floe.application.service.table.CommitTableService;
+import io.floe.application.service.table.CommitTransactionService;
+import io.floe.application.service.table.CreateTableService;
+import io.floe.application.service.table.DropTableService;
+import io.floe.application.service.table.ListTablesService;
+import io.floe.application.service.table.LoadTableService;
+import io.floe.application.service.table.RegisterTableService;
+import io.floe.application.service.table.RenameTableService;
+import io.floe.application.service.table.ReportMetricsService;
+import io.floe.application.service.table.StagedTableCompletion;
+import io.floe.application.service.table.TableCommits;
+import io.floe.application.service.view.CreateViewService;
+import io.floe.application.service.view.DropViewService;
+import io.floe.application.service.view.ListViewsService;
+import io.floe.application.service.view.LoadViewService;
+import io.floe.application.service.view.RegisterViewService;
+import io.floe.application.service.view.RenameViewService;
+import io.floe.application.service.view.ReplaceViewService;
+import java.time.Clock;
+
+/**
+ * The wiring of tables and views as engines see them: every use case of the Iceberg REST catalog
+ * below the namespace, the one committer that moves their pointers, and storage access.
+ */
+final class CatalogModule {
+  final TableUseCases tables;
+  final ViewUseCases views;
+
+  CatalogModule(JooqCatalogObjectStore objects, CatalogLocator locator, AccessPolicy policy,
+      MetadataFiles files, TablePlacement placement, ChangePublisher publisher,
+      UnitOfWork unitOfWork, CredentialVendor vendor, RequestSigner signer, IdGenerator ids,
+      Clock clock) {
+    CatalogEntries entries = new CatalogEntries(objects, clock);
+    CatalogCommitter committer = new CatalogCommitter(objects, unitOfWork, publisher, clock);
+    CatalogObjectRenamer renamer = new CatalogObjectRenamer(locator, objects, publisher, clock,
+        policy);
+    TableStorageAccess storageAccess = new TableStorageAccess(vendor, signer, policy);
+    TableCommits commits = new TableCommits(locator, policy, files, committer, publisher);
+    this.tables = new TableUseCases(
+        new ListTablesService(locator, policy, objects),
+        new CreateTableService(locator, policy, placement, files, entries, publisher,
+            storageAccess, ids),
+        new LoadTableService(locator, policy, files, storageAccess),
+        new CommitTableService(commits, new StagedTableCompletion(locator, policy, placement,
+            files, entries, publisher, ids)),
+        new CommitTransactionService(commits),
+        new DropTableService(locator, policy, objects, publisher),
+        new RenameTableService(locator, renamer),
+        new RegisterTableService(locator, policy, files, entries, committer, publisher, ids),
+        new ReportMetricsService(locator, policy),
+        new StorageAccessService(locator, policy, storageAccess, signer));
+    this.views = new ViewUseCases(
+        new ListViewsService(locator, policy, objects),
+        new CreateViewService(locator, policy, placement, files, entries, publisher, ids),
+        new LoadViewService(locator, policy, files),
+        new ReplaceViewService(locator, policy, files, committer, publisher),
+        new DropViewService(locator, policy, objects, publisher),
+        new RenameViewService(locator, renamer),
+        new RegisterViewService(locator, policy, files, entries, publisher, ids));
+  }
+}
