@@ -1,7 +1,7 @@
 package io.floe.bootstrap;
 
-import io.floe.application.port.in.RunCleanupUseCase.CleanupReport;
-import io.floe.application.service.CleanupPass;
+import io.floe.application.port.in.lifecycle.RunCleanupUseCase.CleanupReport;
+import io.floe.application.service.lifecycle.CleanupPass;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;

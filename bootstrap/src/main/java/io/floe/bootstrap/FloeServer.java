@@ -27,17 +27,20 @@ import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.IdentityTokens;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.security.AccessPolicy;
-import io.floe.application.service.AccessManagementService;
-import io.floe.application.service.AuthenticationService;
-import io.floe.application.service.OrgAdministrationService;
-import io.floe.application.service.OrgProvisioningService;
-import io.floe.application.service.PrefixClaimer;
+import io.floe.application.service.access.AuthenticationService;
+import io.floe.application.service.org.OrgAdministrationService;
+import io.floe.application.service.org.OrgProvisioningService;
+import io.floe.application.service.lifecycle.PrefixClaimer;
 import io.floe.application.service.ReadinessService;
-import io.floe.application.service.CleanupPass;
+import io.floe.application.service.access.GrantService;
+import io.floe.application.service.access.MemberService;
+import io.floe.application.service.access.OrgMembers;
+import io.floe.application.service.access.TeamService;
+import io.floe.application.service.access.TokenService;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
-import io.floe.application.service.OrgDirectoryService;
+import io.floe.application.service.org.OrgDirectoryService;
 import io.floe.domain.OrgName;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -103,24 +106,29 @@ public final class FloeServer implements AutoCloseable {
         identities::findByExternalId);
     ChangePublisher publisher = new ChangePublisher(new JooqIdempotencyStore(database),
         new IcebergResultCodec(), database, clock, settings.idempotencyLifetime());
-    NamespaceModule namespaceModule = new NamespaceModule(database, orgs, namespaces, claimer,
-        storage, ids, clock, policy, settings.namespaceRecoveryPeriod(), probe, publisher);
+    LifecycleModule lifecycle = new LifecycleModule(database, orgs, namespaces, claimer, storage,
+        clock, policy, settings.namespaceRecoveryPeriod(), probe, publisher);
+    NamespaceModule namespaceModule = new NamespaceModule(database, orgs, namespaces, lifecycle,
+        ids, clock, policy, publisher);
     CatalogModule catalog = new CatalogModule(objects, locator, policy, metadataFiles, placement,
         publisher, database, storage, storage, ids, clock);
-    RepoModule repoModule = new RepoModule(database, orgs, claimer, storage, ids, clock, policy,
-        settings.namespaceRecoveryPeriod(), probe);
-    CleanupPass cleanup = new CleanupPass(namespaceModule.cleanup, repoModule.cleanup, policy);
+    RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, ids, clock,
+        policy);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
-    started.push(new CleanupScheduler(cleanup, Duration.ofMinutes(1), Duration.ofHours(1)));
+    started.push(new CleanupScheduler(lifecycle.cleanup, Duration.ofMinutes(1),
+        Duration.ofHours(1)));
+    OrgMembers members = new OrgMembers(identities);
     AccessManagementRoutes accessRoutes = new AccessManagementRoutes(authentication,
-        new AccessManagementService(identities, grants, namespaces,
-            objects, policy, database, ids, clock));
+        new MemberService(identities, members, policy, database, ids),
+        new TeamService(identities, members, policy),
+        new TokenService(identities, members, policy, ids, clock),
+        new GrantService(grants, namespaces, objects, members, policy, ids, clock));
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, catalog.tables,
             catalog.views, settings.idempotencyLifetime()),
         List.of(repoModule.routes(authentication),
-            namespaceModule.routes(authentication, cleanup), accessRoutes,
+            namespaceModule.routes(authentication), accessRoutes,
             new OrgRoutes(authentication,
                 new OrgDirectoryService(new JooqOrgMembershipDirectory(database))),
             new OrgAdministrationRoutes(authentication, new OrgAdministrationService(

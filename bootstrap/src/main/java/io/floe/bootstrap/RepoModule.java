@@ -2,56 +2,43 @@ package io.floe.bootstrap;
 
 import io.floe.adapters.icechunk.BucketIcechunkRepositories;
 import io.floe.adapters.persistence.Database;
-import io.floe.adapters.persistence.JooqNameRegistry;
 import io.floe.adapters.persistence.JooqOrgStore;
-import io.floe.adapters.persistence.JooqPendingCreationStore;
-import io.floe.adapters.persistence.JooqPrefixClaimStore;
-import io.floe.adapters.persistence.JooqRepoLifecycleStore;
 import io.floe.adapters.persistence.JooqRepoStore;
 import io.floe.adapters.rest.management.RepoRoutes;
-import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.IdGenerator;
-import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.security.AccessPolicy;
-import io.floe.application.service.CreationRepair;
-import io.floe.application.service.PrefixClaimer;
-import io.floe.application.service.RepoCleanup;
-import io.floe.application.service.RepoCreation;
-import io.floe.application.service.RepoService;
+import io.floe.application.service.repo.OrgRepos;
+import io.floe.application.service.repo.RepoBrowsingService;
+import io.floe.application.service.repo.RepoDirectoryService;
+import io.floe.application.service.repo.RepoLifecycleService;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
- * The wiring of an org's Icechunk repos: the use cases, the crash-safe create that shares the
- * namespaces' journal of pending creations, and the repos' part of the cleanup pass. Repos share
- * the namespaces' soft-delete lifecycle, recovery period included.
+ * The wiring of an org's Icechunk repos: their use cases on the lifecycle repos share with
+ * namespaces (crash-safe create, soft delete, cleanup), and browsing their repositories.
  */
 final class RepoModule {
-  final RepoService repos;
-  final RepoCleanup cleanup;
+  final RepoLifecycleService lifecycle;
+  final RepoDirectoryService directory;
+  final RepoBrowsingService browsing;
 
-  RepoModule(Database database, JooqOrgStore orgs, PrefixClaimer claimer,
-      BucketStorageProvider storage, IdGenerator ids, Clock clock, AccessPolicy policy,
-      Duration recoveryPeriod, LifecycleProbe probe) {
+  RepoModule(Database database, JooqOrgStore orgs, LifecycleModule lifecycle,
+      BucketStorageProvider storage, IdGenerator ids, Clock clock, AccessPolicy policy) {
     JooqRepoStore store = new JooqRepoStore(database);
-    JooqRepoLifecycleStore lifecycle = new JooqRepoLifecycleStore(database);
-    JooqNameRegistry names = new JooqNameRegistry(database);
-    JooqPrefixClaimStore claims = new JooqPrefixClaimStore(database);
-    JooqPendingCreationStore pending = new JooqPendingCreationStore(database);
     BucketIcechunkRepositories icechunk = new BucketIcechunkRepositories(storage);
-    CreationRepair repair = new CreationRepair(pending, claims, names, orgs, storage, database);
-    RepoCreation creation = new RepoCreation(store, names, claimer, pending, repair, icechunk,
-        database, probe);
-    this.repos = new RepoService(orgs, store, lifecycle, creation, names, icechunk, database, ids,
-        clock, policy, recoveryPeriod);
-    this.cleanup = new RepoCleanup(lifecycle, names, claims, orgs, storage, database, clock,
-        probe);
+    OrgRepos orgRepos = new OrgRepos(orgs, store, policy);
+    this.lifecycle = new RepoLifecycleService(orgRepos, orgs, store, lifecycle.repoDeletes,
+        lifecycle.creation, lifecycle.deletion, lifecycle.names, icechunk, database, ids, clock,
+        policy);
+    this.directory = new RepoDirectoryService(orgRepos, store, policy, clock);
+    this.browsing = new RepoBrowsingService(orgRepos, icechunk);
   }
 
   Consumer<RoutesConfig> routes(AuthenticateUseCase authentication) {
-    return new RepoRoutes(authentication, repos)::register;
+    return new RepoRoutes(authentication, lifecycle, directory, browsing)::register;
   }
 }

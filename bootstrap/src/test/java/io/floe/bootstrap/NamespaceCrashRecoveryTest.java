@@ -60,7 +60,7 @@ class NamespaceCrashRecoveryTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"namespace-create:claimed", "namespace-create:marked"})
+  @ValueSource(strings = {"namespace-create:claimed", "namespace-create:initialized"})
   void aCreateStoppedHalfWayIsUndoneByTheNextStart(String step) {
     start(Duration.ZERO);
     crashAt.set(step);

@@ -3,7 +3,6 @@ package io.floe.adapters.persistence;
 import static io.floe.adapters.persistence.jooq.Tables.CATALOG_OBJECTS;
 import static io.floe.adapters.persistence.jooq.Tables.NAMESPACES;
 
-import io.floe.adapters.persistence.jooq.tables.records.NamespacesRecord;
 import io.floe.application.port.out.NamespaceLifecycleStore;
 import io.floe.domain.CatalogName;
 import io.floe.domain.MetadataValue;
@@ -20,7 +19,10 @@ import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
-/** Namespace lifecycle columns in PostgreSQL: soft delete, restore, cleanup progress. */
+/**
+ * What is particular to namespaces' lifecycle in PostgreSQL: descriptions, restore, and the live
+ * tables under a prefix. Soft delete and cleanup progress are {@link JooqSoftDeleteStore}'s.
+ */
 public final class JooqNamespaceLifecycleStore implements NamespaceLifecycleStore {
   private final DSLContext dsl;
 
@@ -49,19 +51,6 @@ public final class JooqNamespaceLifecycleStore implements NamespaceLifecycleStor
   }
 
   @Override
-  public void markDeleted(UUID namespaceId, Instant now, Instant purgeAfter, boolean retainData,
-      boolean nameReleased) {
-    dsl.update(NAMESPACES)
-        .set(NAMESPACES.DELETED_AT, Times.of(now))
-        .set(NAMESPACES.PURGE_AFTER, Times.of(purgeAfter))
-        .set(NAMESPACES.RETAIN_DATA, retainData)
-        .set(NAMESPACES.NAME_RELEASED_AT, nameReleased ? Times.of(now) : null)
-        .set(NAMESPACES.UPDATED_AT, Times.of(now))
-        .where(NAMESPACES.ID.eq(namespaceId), NAMESPACES.DELETED_AT.isNull())
-        .execute();
-  }
-
-  @Override
   public Optional<Namespace> lockRestorable(UUID orgId, CatalogName name, Instant now) {
     return dsl.selectFrom(NAMESPACES)
         .where(NAMESPACES.ORG_ID.eq(orgId), NAMESPACES.NAME_KEY.eq(name.key()),
@@ -87,50 +76,6 @@ public final class JooqNamespaceLifecycleStore implements NamespaceLifecycleStor
   }
 
   @Override
-  public List<UUID> dueForCleanup(Optional<UUID> orgId, Instant now, int limit) {
-    return dsl.select(NAMESPACES.ID).from(NAMESPACES)
-        .where(NAMESPACES.DELETED_AT.isNotNull(), NAMESPACES.PURGE_AFTER.le(Times.of(now)))
-        .and(orgId.map(NAMESPACES.ORG_ID::eq).orElse(DSL.noCondition()))
-        .orderBy(NAMESPACES.PURGE_AFTER)
-        .limit(limit)
-        .fetch(NAMESPACES.ID);
-  }
-
-  @Override
-  public Optional<Deleted> lockForCleanup(UUID namespaceId) {
-    // SKIP LOCKED: two passes running at once each take different namespaces.
-    return dsl.selectFrom(NAMESPACES)
-        .where(NAMESPACES.ID.eq(namespaceId), NAMESPACES.DELETED_AT.isNotNull())
-        .forUpdate().skipLocked()
-        .fetchOptional().map(JooqNamespaceLifecycleStore::toDeleted);
-  }
-
-  @Override
-  public void markNameReleased(UUID namespaceId, Instant now) {
-    dsl.update(NAMESPACES).set(NAMESPACES.NAME_RELEASED_AT, Times.of(now))
-        .where(NAMESPACES.ID.eq(namespaceId)).execute();
-  }
-
-  @Override
-  public void recordCleanupAttempt(UUID namespaceId, Instant now) {
-    dsl.update(NAMESPACES)
-        .set(NAMESPACES.CLEANUP_ATTEMPTS, NAMESPACES.CLEANUP_ATTEMPTS.plus(1))
-        .set(NAMESPACES.CLEANUP_UPDATED_AT, Times.of(now))
-        .where(NAMESPACES.ID.eq(namespaceId)).execute();
-  }
-
-  @Override
-  public void recordCleanupProgress(UUID namespaceId, long objectsDeleted, Optional<String> error,
-      Instant now) {
-    dsl.update(NAMESPACES)
-        .set(NAMESPACES.CLEANUP_OBJECTS_DELETED,
-            NAMESPACES.CLEANUP_OBJECTS_DELETED.plus(objectsDeleted))
-        .set(NAMESPACES.CLEANUP_LAST_ERROR, error.orElse(null))
-        .set(NAMESPACES.CLEANUP_UPDATED_AT, Times.of(now))
-        .where(NAMESPACES.ID.eq(namespaceId)).execute();
-  }
-
-  @Override
   public List<StorageLocation> objectsWithin(StorageLocation location) {
     String prefix = location.path().value();
     return dsl.select(CATALOG_OBJECTS.BUCKET_ID, CATALOG_OBJECTS.LOCATION).from(CATALOG_OBJECTS)
@@ -141,13 +86,4 @@ public final class JooqNamespaceLifecycleStore implements NamespaceLifecycleStor
         .fetch(row -> new StorageLocation(row.value1(), new StoragePath(row.value2())));
   }
 
-  @Override
-  public void purge(UUID namespaceId) {
-    dsl.deleteFrom(NAMESPACES).where(NAMESPACES.ID.eq(namespaceId)).execute();
-  }
-
-  private static Deleted toDeleted(NamespacesRecord row) {
-    return new Deleted(JooqNamespaceStore.toNamespace(row), Times.instant(row.getPurgeAfter()),
-        row.getRetainData(), row.getNameReleasedAt() != null, row.getCleanupAttempts());
-  }
 }

@@ -239,7 +239,7 @@ abstract class CatalogStoreContract {
   @Test
   void softDeletedNamespacesAreNoLongerFoundByName() {
     Namespace ns = namespace("gone");
-    new JooqNamespaceLifecycleStore(database).markDeleted(ns.id(), Instant.now(),
+    JooqSoftDeleteStore.namespaces(database).markDeleted(ns.id(), Instant.now(),
         Instant.now().plusSeconds(60), false, false);
     assertThat(namespaces.findLive(org.id(), new CatalogName("gone"))).isEmpty();
     assertThat(namespaces.listLive(org.id(), Optional.empty(), 10)).isEmpty();

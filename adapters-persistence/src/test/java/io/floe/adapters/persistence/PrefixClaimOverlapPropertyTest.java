@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.StoredObject;
-import io.floe.application.service.PrefixClaimer;
+import io.floe.application.service.lifecycle.PrefixClaimer;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
 import io.floe.domain.CatalogName;

@@ -1,6 +1,6 @@
 package io.floe.adapters.rest.iceberg;
 
-import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.javalin.http.Handler;
 import java.util.function.Consumer;
 

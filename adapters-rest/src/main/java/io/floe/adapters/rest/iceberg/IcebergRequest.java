@@ -2,7 +2,7 @@ package io.floe.adapters.rest.iceberg;
 
 import io.floe.application.model.IdempotencyKey;
 import io.floe.application.model.RequestInfo;
-import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.security.OrgContext;
 import io.javalin.http.Context;
 import java.security.MessageDigest;

@@ -3,8 +3,8 @@ package io.floe.adapters.rest.iceberg;
 import static io.floe.adapters.rest.iceberg.IcebergPaths.NAMESPACE;
 import static io.floe.adapters.rest.iceberg.IcebergPaths.V1;
 
-import io.floe.application.port.in.AuthenticateUseCase;
-import io.floe.application.port.in.IcebergNamespacesUseCase;
+import io.floe.application.port.in.access.AuthenticateUseCase;
+import io.floe.application.port.in.namespace.IcebergNamespacesUseCase;
 import io.floe.application.security.OrgContext;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;

@@ -5,7 +5,7 @@ import static io.floe.adapters.rest.iceberg.IcebergPaths.TABLE;
 import static io.floe.adapters.rest.iceberg.IcebergPaths.V1;
 
 import io.floe.application.model.AccessDelegation;
-import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.table.LoadTableUseCase.LoadedTable;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;

@@ -4,7 +4,7 @@ import static io.floe.adapters.rest.iceberg.IcebergPaths.NAMESPACE;
 import static io.floe.adapters.rest.iceberg.IcebergPaths.V1;
 import static io.floe.adapters.rest.iceberg.IcebergPaths.VIEW;
 
-import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Handler;
 import java.util.function.Consumer;

@@ -1,9 +1,9 @@
 package io.floe.adapters.rest.management;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.floe.application.port.in.AuthenticateUseCase;
-import io.floe.application.port.in.BucketManagementUseCase;
-import io.floe.application.port.in.BucketManagementUseCase.BucketUpdate;
+import io.floe.application.port.in.access.AuthenticateUseCase;
+import io.floe.application.port.in.org.BucketManagementUseCase;
+import io.floe.application.port.in.org.BucketManagementUseCase.BucketUpdate;
 import io.floe.application.model.BucketSpec;
 import io.floe.application.model.CreateNamespaceCommand;
 import io.floe.application.model.Invalid;

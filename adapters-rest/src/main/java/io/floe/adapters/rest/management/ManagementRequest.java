@@ -1,6 +1,6 @@
 package io.floe.adapters.rest.management;
 
-import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
 import io.javalin.http.Context;

@@ -1,16 +1,16 @@
 package io.floe.adapters.rest.management;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.model.CreateNamespaceCommand;
-import io.floe.application.model.DeleteNamespaceCommand;
+import io.floe.application.model.DeleteCommand;
 import io.floe.application.model.Invalid;
 import io.floe.application.model.ListingSort;
 import io.floe.application.model.ModifyNamespaceCommand;
-import io.floe.application.port.in.NamespaceManagementUseCase;
+import io.floe.application.port.in.namespace.NamespaceManagementUseCase;
 import io.floe.application.model.NamespaceQuery;
 import io.floe.application.model.PageRequest;
-import io.floe.application.port.in.RunCleanupUseCase;
+import io.floe.application.port.in.lifecycle.RunCleanupUseCase;
 import io.floe.application.model.SortDirection;
 import io.floe.application.model.TableQuery;
 import io.floe.domain.CatalogName;
@@ -83,7 +83,7 @@ public final class NamespaceManagementRoutes implements Consumer<RoutesConfig> {
       throw Invalid.because("deleting a namespace needs imsure=true");
     }
     namespaces.delete(r.scope(), name(r),
-        new DeleteNamespaceCommand(params.flag("immediate"), params.flag("retain_data")));
+        new DeleteCommand(params.flag("immediate"), params.flag("retain_data")));
     r.respond(204, null);
   }
 

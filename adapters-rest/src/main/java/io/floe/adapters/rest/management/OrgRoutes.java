@@ -1,7 +1,7 @@
 package io.floe.adapters.rest.management;
 
-import io.floe.application.port.in.AuthenticateUseCase;
-import io.floe.application.port.in.OrgsUseCase;
+import io.floe.application.port.in.access.AuthenticateUseCase;
+import io.floe.application.port.in.org.OrgsUseCase;
 import io.floe.application.model.MemberOrg;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;

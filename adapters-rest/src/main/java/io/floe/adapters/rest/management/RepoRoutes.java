@@ -1,9 +1,11 @@
 package io.floe.adapters.rest.management;
 
-import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.model.CreateRepoCommand;
-import io.floe.application.model.DeleteRepoCommand;
-import io.floe.application.port.in.ReposUseCase;
+import io.floe.application.model.DeleteCommand;
+import io.floe.application.port.in.repo.BrowseRepoUseCase;
+import io.floe.application.port.in.repo.RepoDirectoryUseCase;
+import io.floe.application.port.in.repo.RepoLifecycleUseCase;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.function.Consumer;
@@ -12,7 +14,7 @@ import org.apache.iceberg.exceptions.BadRequestException;
 /**
  * The management API of an org's Icechunk repos: create, read, list, soft delete and restore, and
  * browsing a repository's branches, tags, history and node attributes at any ref. Handlers only
- * translate between HTTP and the use case.
+ * translate between HTTP and the use cases.
  */
 public final class RepoRoutes {
   private static final String REPOS = "/orgs/{org}/repos";
@@ -20,42 +22,47 @@ public final class RepoRoutes {
   private static final int DEFAULT_LOG_LIMIT = 100;
 
   private final AuthenticateUseCase authentication;
-  private final ReposUseCase repos;
+  private final RepoLifecycleUseCase lifecycle;
+  private final RepoDirectoryUseCase directory;
+  private final BrowseRepoUseCase browse;
 
-  public RepoRoutes(AuthenticateUseCase authentication, ReposUseCase repos) {
+  public RepoRoutes(AuthenticateUseCase authentication, RepoLifecycleUseCase lifecycle,
+      RepoDirectoryUseCase directory, BrowseRepoUseCase browse) {
     this.authentication = authentication;
-    this.repos = repos;
+    this.lifecycle = lifecycle;
+    this.directory = directory;
+    this.browse = browse;
   }
 
   public void register(RoutesConfig routes) {
     routes.post(REPOS, handle(r -> {
       RepoBodies.CreateRepo body = r.body(RepoBodies.CreateRepo.class);
-      r.respond(201, RepoBodies.Repo.of(repos.create(r.scope(),
+      r.respond(201, RepoBodies.Repo.of(lifecycle.create(r.scope(),
           CreateRepoCommand.of(body.name(), body.bucketNickname(), body.description()))));
     }));
     // ?deleted=true lists the soft-deleted repos that can still be restored instead.
     routes.get(REPOS, handle(r -> r.ok(RepoBodies.RepoList.of(
         Boolean.parseBoolean(r.http().queryParam("deleted"))
-            ? repos.listDeleted(r.scope()) : repos.list(r.scope())))));
-    routes.get(REPO, handle(r -> r.ok(RepoBodies.Repo.of(repos.get(r.scope(), repo(r))))));
+            ? directory.listDeleted(r.scope()) : directory.list(r.scope())))));
+    routes.get(REPO, handle(r -> r.ok(RepoBodies.Repo.of(directory.get(r.scope(), repo(r))))));
     // ?immediate=true frees the name now, ?retain_data=true keeps the files: as for namespaces.
     routes.delete(REPO, handle(r -> {
       QueryParams params = new QueryParams(r.http());
-      repos.delete(r.scope(), repo(r),
-          new DeleteRepoCommand(params.flag("immediate"), params.flag("retain_data")));
+      lifecycle.delete(r.scope(), repo(r),
+          new DeleteCommand(params.flag("immediate"), params.flag("retain_data")));
       r.respond(204, null);
     }));
     routes.post(REPO + "/restore", handle(r ->
-        r.ok(RepoBodies.Repo.of(repos.restore(r.scope(), repo(r))))));
+        r.ok(RepoBodies.Repo.of(lifecycle.restore(r.scope(), repo(r))))));
     routes.get(REPO + "/refs", handle(r ->
-        r.ok(RepoBodies.Refs.of(repos.refs(r.scope(), repo(r))))));
+        r.ok(RepoBodies.Refs.of(browse.refs(r.scope(), repo(r))))));
     routes.get(REPO + "/log", handle(r -> {
       String ref = ref(r);
-      r.ok(RepoBodies.Log.of(ref, repos.log(r.scope(), repo(r), ref, limit(r))));
+      r.ok(RepoBodies.Log.of(ref, browse.log(r.scope(), repo(r), ref, limit(r))));
     }));
     routes.get(REPO + "/nodes", handle(r -> {
       String ref = ref(r);
-      r.ok(RepoBodies.Node.of(ref, repos.node(r.scope(), repo(r), ref,
+      r.ok(RepoBodies.Node.of(ref, browse.node(r.scope(), repo(r), ref,
           r.http().queryParam("path"))));
     }));
   }
@@ -66,7 +73,7 @@ public final class RepoRoutes {
 
   private static String ref(ManagementRequest request) {
     String ref = request.http().queryParam("ref");
-    return ref == null || ref.isBlank() ? ReposUseCase.DEFAULT_REF : ref;
+    return ref == null || ref.isBlank() ? BrowseRepoUseCase.DEFAULT_REF : ref;
   }
 
   private static int limit(ManagementRequest request) {

@@ -1,7 +1,7 @@
 package io.floe.application.service.catalog;
 
 import io.floe.application.port.out.IdGenerator;
-import io.floe.application.service.PrefixClaimer;
+import io.floe.application.service.lifecycle.PrefixClaimer;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.security.OrgContext;
 import io.floe.domain.BucketConfig;

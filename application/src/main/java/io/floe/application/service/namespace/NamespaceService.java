@@ -1,0 +1,160 @@
+package io.floe.application.service.namespace;
+
+import io.floe.application.iceberg.FlatIdentifiers;
+import io.floe.application.iceberg.PageToken;
+import io.floe.application.model.DeleteCommand;
+import io.floe.application.port.in.namespace.IcebergNamespacesUseCase;
+import io.floe.application.port.out.NamespaceStore;
+import io.floe.application.port.out.UnitOfWork;
+import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.OrgContext;
+import io.floe.application.service.change.ChangePublisher;
+import io.floe.domain.Action;
+import io.floe.domain.CatalogName;
+import io.floe.domain.InvalidNameException;
+import io.floe.domain.Visibility;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.UnprocessableEntityException;
+import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
+import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
+import org.apache.iceberg.rest.responses.CreateNamespaceResponse;
+import org.apache.iceberg.rest.responses.GetNamespaceResponse;
+import org.apache.iceberg.rest.responses.ListNamespacesResponse;
+import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
+
+/** Flat namespaces bound to a bucket, with server-generated prefixes and soft delete. */
+public final class NamespaceService implements IcebergNamespacesUseCase {
+  private final NamespaceStore namespaces;
+  private final NamespaceCreation creation;
+  private final NamespaceDeletion deletion;
+  private final UnitOfWork unitOfWork;
+  private final Clock clock;
+  private final AccessPolicy policy;
+  private final ChangePublisher publisher;
+
+  public NamespaceService(NamespaceStore namespaces, NamespaceCreation creation,
+      NamespaceDeletion deletion, UnitOfWork unitOfWork, Clock clock, AccessPolicy policy,
+      ChangePublisher publisher) {
+    this.namespaces = namespaces;
+    this.creation = creation;
+    this.deletion = deletion;
+    this.unitOfWork = unitOfWork;
+    this.clock = clock;
+    this.policy = policy;
+    this.publisher = publisher;
+  }
+
+  @Override
+  public ListNamespacesResponse list(OrgContext context, Namespace parent, String pageToken,
+      Integer pageSize) {
+    if (parent != null && !parent.isEmpty()) {
+      // Flat namespaces have no children; the parent must still exist and be visible.
+      require(context, parent);
+      return ListNamespacesResponse.builder().build();
+    }
+    int fetch = PageToken.fetchSize(pageSize);
+    List<io.floe.domain.Namespace> rows =
+        namespaces.listLive(context.org().id(), policy.listingScope(context),
+            PageToken.decode(pageToken), fetch);
+    ListNamespacesResponse.Builder response = ListNamespacesResponse.builder();
+    boolean more = rows.size() == fetch && pageSize != null;
+    List<io.floe.domain.Namespace> page = more ? rows.subList(0, fetch - 1) : rows;
+    page.forEach(ns -> response.add(Namespace.of(ns.name().value())));
+    if (more) {
+      response.nextPageToken(PageToken.encode(page.get(page.size() - 1).name().value()));
+    }
+    return response.build();
+  }
+
+  @Override
+  public CreateNamespaceResponse create(OrgContext context, CreateNamespaceRequest request) {
+    CatalogName name = FlatIdentifiers.namespaceName(request.namespace());
+    Map<String, String> properties = request.properties();
+    creation.authorize(context);
+    Optional<ChangePublisher.Replay<CreateNamespaceResponse>> replay =
+        publisher.replay(context, CreateNamespaceResponse.class);
+    if (replay.isPresent()) {
+      return replay.get().result();
+    }
+    CreateNamespaceResponse response = CreateNamespaceResponse.builder()
+        .withNamespace(request.namespace()).setProperties(new HashMap<>(properties)).build();
+    creation.create(context, new NamespaceCreation.Request(name,
+        bucketNickname(properties.get(BUCKET_PROPERTY)), properties, Optional.empty(), Map.of(),
+        Visibility.PRIVATE), response);
+    return response;
+  }
+
+  @Override
+  public GetNamespaceResponse load(OrgContext context, Namespace namespace) {
+    io.floe.domain.Namespace found = require(context, namespace);
+    // Iceberg's builders probe for null values, which immutable maps refuse to answer.
+    return GetNamespaceResponse.builder().withNamespace(namespace)
+        .setProperties(new HashMap<>(found.properties())).build();
+  }
+
+  @Override
+  public UpdateNamespacePropertiesResponse updateProperties(OrgContext context,
+      Namespace namespace, UpdateNamespacePropertiesRequest request) {
+    Set<String> removals = new HashSet<>(request.removals());
+    Map<String, String> updates = new LinkedHashMap<>(request.updates());
+    Set<String> both = new HashSet<>(removals);
+    both.retainAll(updates.keySet());
+    if (!both.isEmpty()) {
+      throw new UnprocessableEntityException(
+          "Cannot remove and update the same properties at once: %s", both);
+    }
+    return unitOfWork.inTransaction(() -> {
+      io.floe.domain.Namespace found = require(context, namespace);
+      policy.require(context, Action.WRITE, found);
+      Optional<ChangePublisher.Replay<UpdateNamespacePropertiesResponse>> replay =
+          publisher.replay(context, UpdateNamespacePropertiesResponse.class);
+      if (replay.isPresent()) {
+        return replay.get().result();
+      }
+      Set<String> missing = new HashSet<>(removals);
+      missing.removeAll(found.properties().keySet());
+      Set<String> removed = new HashSet<>(removals);
+      removed.removeAll(missing);
+      UpdateNamespacePropertiesResponse response = UpdateNamespacePropertiesResponse.builder()
+          .addUpdated(updates.keySet()).addRemoved(removed).addMissing(missing).build();
+      return publisher.publish(context, response, () ->
+          namespaces.updateProperties(found.id(), removals, updates, clock.instant()));
+    });
+  }
+
+  @Override
+  public void drop(OrgContext context, Namespace namespace) {
+    // Engines' DROP NAMESPACE is always the default soft delete.
+    deletion.delete(context, FlatIdentifiers.namespaceName(namespace),
+        DeleteCommand.SOFT);
+  }
+
+  /** The live namespace, if the caller may see it; otherwise it does not exist for the caller. */
+  io.floe.domain.Namespace require(OrgContext context, Namespace namespace) {
+    CatalogName name = FlatIdentifiers.namespaceName(namespace);
+    return namespaces.findLive(context.org().id(), name)
+        .filter(found -> policy.canSee(context, found))
+        .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", namespace));
+  }
+
+  private static Optional<CatalogName> bucketNickname(String nickname) {
+    if (nickname == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(new CatalogName(nickname));
+    } catch (InvalidNameException e) {
+      throw new BadRequestException("Invalid bucket nickname: %s", e.getMessage());
+    }
+  }
+}
