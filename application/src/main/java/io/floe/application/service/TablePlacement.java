@@ -1,5 +1,7 @@
 package io.floe.application.service;
 
+import io.floe.application.port.out.BucketStorage;
+import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.security.OrgContext;
@@ -13,6 +15,7 @@ import io.floe.domain.StorageLocation;
 import io.floe.domain.StoragePath;
 import io.floe.domain.TableName;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -24,15 +27,24 @@ import org.apache.iceberg.exceptions.ForbiddenException;
  * A location a client asks for is ignored.
  */
 public final class TablePlacement {
+  /**
+   * Where engines write a table's files unless its properties say otherwise: the defaults of
+   * {@code write.data.path} and {@code write.metadata.path}.
+   */
+  private static final List<String> WRITER_DIRECTORIES = List.of("data", "metadata");
+
   private final OrgStore orgs;
   private final PrefixClaimer claimer;
   private final IdGenerator ids;
   private final PrefixGenerator prefixes;
+  private final BucketStorageProvider storage;
 
-  public TablePlacement(OrgStore orgs, PrefixClaimer claimer, IdGenerator ids) {
+  public TablePlacement(OrgStore orgs, PrefixClaimer claimer, IdGenerator ids,
+      BucketStorageProvider storage) {
     this.orgs = orgs;
     this.claimer = claimer;
     this.ids = ids;
+    this.storage = storage;
     this.prefixes = new PrefixGenerator(ids::randomBelow);
   }
 
@@ -49,11 +61,17 @@ public final class TablePlacement {
     }
   }
 
+  /**
+   * A fresh directory under the namespace's prefix, ready for writers: a staged create hands it
+   * to the engine, which writes data files and manifests there before Floe writes any metadata.
+   */
   public Placed inNamespace(Namespace namespace, TableName name) {
     BucketConfig bucket = bucketOf(namespace);
     String directory = name.pathSegment() + "-" + HexFormat.of().formatHex(ids.randomBytes(16));
-    return Placed.existing(bucket, new StorageLocation(bucket.id(),
-        namespace.prefix().resolve(directory)));
+    StoragePath location = namespace.prefix().resolve(directory);
+    BucketStorage files = storage.open(bucket);
+    WRITER_DIRECTORIES.forEach(writers -> files.prepareLocation(location.resolve(writers)));
+    return Placed.existing(bucket, new StorageLocation(bucket.id(), location));
   }
 
   public Placed onOwnBucket(OrgContext context, Namespace namespace, TableName name,
