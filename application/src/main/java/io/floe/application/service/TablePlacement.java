@@ -61,17 +61,23 @@ public final class TablePlacement {
     }
   }
 
-  /**
-   * A fresh directory under the namespace's prefix, ready for writers: a staged create hands it
-   * to the engine, which writes data files and manifests there before Floe writes any metadata.
-   */
   public Placed inNamespace(Namespace namespace, TableName name) {
     BucketConfig bucket = bucketOf(namespace);
     String directory = name.pathSegment() + "-" + HexFormat.of().formatHex(ids.randomBytes(16));
-    StoragePath location = namespace.prefix().resolve(directory);
-    BucketStorage files = storage.open(bucket);
+    return Placed.existing(bucket, new StorageLocation(bucket.id(),
+        namespace.prefix().resolve(directory)));
+  }
+
+  /**
+   * Readies a location handed to an engine before any metadata exists there (a staged create):
+   * the engine writes data files and manifests into it before the create commits, and some
+   * (DuckDB) create no directories on a local bucket. Called once the request is authorized and
+   * valid, so a refused request leaves nothing behind.
+   */
+  public void prepareForWriters(Placed placed) {
+    BucketStorage files = storage.open(placed.bucket());
+    StoragePath location = placed.location().path();
     WRITER_DIRECTORIES.forEach(writers -> files.prepareLocation(location.resolve(writers)));
-    return Placed.existing(bucket, new StorageLocation(bucket.id(), location));
   }
 
   public Placed onOwnBucket(OrgContext context, Namespace namespace, TableName name,

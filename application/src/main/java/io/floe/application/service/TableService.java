@@ -137,6 +137,7 @@ public final class TableService implements IcebergTablesUseCase {
         placed.rootUri(), properties);
     if (request.stageCreate()) {
       // The engine writes data files before the create commits: it needs access already.
+      placement.prepareForWriters(placed);
       return withStorageAccess(context, identifier,
           LoadTableResponse.builder().withTableMetadata(metadata), placed.bucket(),
           placed.location().path(), Access.READ_WRITE, delegation);
