@@ -97,7 +97,7 @@ public final class FloeServer implements AutoCloseable {
     PrefixClaimer claimer = new PrefixClaimer(orgs, new JooqPrefixClaimStore(database), storage);
     MetadataFiles metadataFiles = new MetadataFiles(storage);
     CatalogLocator locator = new CatalogLocator(orgs, namespaces, objects, policy);
-    TablePlacement placement = new TablePlacement(orgs, claimer, ids);
+    TablePlacement placement = new TablePlacement(orgs, claimer, ids, storage);
 
     this.provisioning = new OrgProvisioningService(orgs, principals, database, ids, clock);
     JooqIdentityDirectory identities = new JooqIdentityDirectory(database);

@@ -285,6 +285,40 @@ class TableCommitTest {
   }
 
   @Test
+  void aStagedCreateHandsOutALocationWhoseDirectoriesAlreadyExist() throws Exception {
+    // Engines such as DuckDB write data files and manifests there before the create commits,
+    // and create no directories themselves.
+    org.apache.iceberg.Transaction staged = catalog.buildTable(
+        TableIdentifier.of(ns, "staged_ctas"), SCHEMA).createTransaction();
+    Path location = Path.of(URI.create(staged.table().location()));
+    assertThat(location.resolve("data")).isEmptyDirectory();
+    assertThat(location.resolve("metadata")).isEmptyDirectory();
+    assertThat(catalog.tableExists(TableIdentifier.of(ns, "staged_ctas"))).isFalse();
+
+    staged.newAppend().appendFile(dataFile(staged.table(), "first")).commit();
+    staged.commitTransaction();
+    assertThat(catalog.loadTable(TableIdentifier.of(ns, "staged_ctas")).location())
+        .isEqualTo(staged.table().location());
+  }
+
+  @Test
+  void aRefusedStagedCreateLeavesNoDirectoryBehind() throws Exception {
+    Path bucket = directory.resolve("buckets").resolve(org.warehouse());
+    List<Path> before = paths(bucket);
+    assertThatThrownBy(() -> catalog.buildTable(TableIdentifier.of(ns, "escaping"), SCHEMA)
+        .withProperty(TableProperties.WRITE_DATA_LOCATION, bucket.toUri() + "elsewhere")
+        .createTransaction())
+        .isInstanceOf(ForbiddenException.class);
+    assertThat(paths(bucket)).isEqualTo(before);
+  }
+
+  private static List<Path> paths(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      return paths.sorted().toList();
+    }
+  }
+
+  @Test
   void anUnknownBucketOverrideIsABadRequestAndCreatesNothing() {
     assertThatThrownBy(() -> catalog.buildTable(TableIdentifier.of(ns, "nowhere"), SCHEMA)
         .withProperty("floe.bucket", "no-such-bucket").create())

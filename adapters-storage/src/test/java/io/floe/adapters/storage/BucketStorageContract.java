@@ -183,6 +183,17 @@ public abstract class BucketStorageContract {
   }
 
   @Test
+  void aPreparedLocationHoldsNothingAndTakesWrites() {
+    storage().prepareLocation(key("prepared/table"));
+    assertThat(storage().isEmptyUnder(key("prepared"))).isTrue();
+    assertThat(storage().list(key("prepared"), 10)).isEmpty();
+    storage().prepareLocation(key("prepared/table"));
+    storage().put(key("prepared/table/data/f.parquet"), bytes("x"));
+    assertThat(storage().list(key("prepared"), 10))
+        .containsExactly(key("prepared/table/data/f.parquet"));
+  }
+
+  @Test
   void deleteRemovesOneObjectAndToleratesAMissingOne() {
     storage().put(key("del"), bytes("x"));
     storage().delete(key("del"));

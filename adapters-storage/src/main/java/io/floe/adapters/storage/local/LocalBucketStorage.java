@@ -149,6 +149,15 @@ public final class LocalBucketStorage implements BucketStorage {
   }
 
   @Override
+  public void prepareLocation(StoragePath location) {
+    try {
+      Files.createDirectories(directoryOf(location));
+    } catch (IOException e) {
+      throw failure("create the directory", location, e);
+    }
+  }
+
+  @Override
   public void delete(StoragePath key) {
     try {
       Files.deleteIfExists(fileOf(key));

@@ -37,6 +37,15 @@ public interface BucketStorage {
     return list(prefix, 1).isEmpty();
   }
 
+  /**
+   * Makes {@code location} ready for engines to write files directly in it, before anything is
+   * stored there. Object stores have no directories and need nothing; a filesystem creates the
+   * directory and its parents, because engines such as DuckDB do not. Stores nothing that
+   * {@link #list} or {@link #isEmptyUnder} would see.
+   */
+  default void prepareLocation(StoragePath location) {
+  }
+
   void delete(StoragePath key);
 
   /** Deletes everything under {@code prefix}; returns how many objects were removed. */
