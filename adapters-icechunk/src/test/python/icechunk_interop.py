@@ -5,6 +5,9 @@ reads or wrote. Commands:
   build DIR          build a repository with Python (groups, arrays, chunks, commits, refs)
   describe DIR       describe a repository as Python Icechunk + zarr sees it
   commit-on-top DIR BRANCH   add a commit with Python on BRANCH
+  corpus-write DIR CORPUS    one commit per JSON value of the CORPUS file (metadata {"v": value}),
+                             and group /caseN with attributes {"v": value}; prints what it reads
+  corpus-read DIR            what Python reads from such a repository (whoever wrote it)
 """
 import asyncio
 import base64
@@ -195,6 +198,47 @@ def python_rebases_over(path, branch, go_file):
     print(json.dumps(result), flush=True)
 
 
+def corpus_write(path, corpus_file):
+    """Writes every value of the corpus (a JSON list; NaN and Infinity allowed) as commit metadata,
+    one commit each, and as the attributes of one group each. Values Python refuses are recorded."""
+    with open(corpus_file) as f:
+        corpus = json.load(f)
+    repo = ic.Repository.create(storage(path))
+    s = repo.writable_session("main")
+    root = zarr.group(s.store)
+    refused = []
+    for i, value in enumerate(corpus):
+        try:
+            root.create_group(f"case{i}", attributes={"v": value})
+        except Exception:
+            refused.append(i)
+    s.commit("attributes")
+    for i, value in enumerate(corpus):
+        s = repo.writable_session("main")
+        zarr.open_group(s.store).attrs["case"] = i
+        s.commit(f"case {i}", metadata={"v": value})
+    out = corpus_read_repo(repo)
+    out["refused_attributes"] = refused
+    print(json.dumps(out))
+
+
+def corpus_read_repo(repo):
+    commits = {}
+    for a in repo.ancestry(branch="main"):
+        if a.message.startswith("case "):
+            commits[a.message[5:]] = a.metadata.get("v")
+    root = zarr.open_group(repo.readonly_session("main").store, mode="r")
+    attrs = {}
+    for name, group in root.groups():
+        if name.startswith("case"):
+            attrs[name[4:]] = dict(group.attrs).get("v")
+    return {"commits": commits, "attributes": attrs}
+
+
+def corpus_read(path):
+    print(json.dumps(corpus_read_repo(ic.Repository.open(storage(path)))))
+
+
 if __name__ == "__main__":
     command = sys.argv[1]
     if command == "build":
@@ -209,6 +253,10 @@ if __name__ == "__main__":
         read_virtual(sys.argv[2], sys.argv[3])
     elif command == "describe":
         describe(sys.argv[2])
+    elif command == "corpus-write":
+        corpus_write(sys.argv[2], sys.argv[3])
+    elif command == "corpus-read":
+        corpus_read(sys.argv[2])
     elif command == "commit-on-top":
         commit_on_top(sys.argv[2], sys.argv[3])
     else:

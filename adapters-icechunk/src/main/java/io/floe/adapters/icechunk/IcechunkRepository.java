@@ -191,7 +191,8 @@ public final class IcechunkRepository {
   }
 
   public Map<String, Object> metadata() {
-    return MetadataItem.decode(info().metadata(), specVersion);
+    return MetadataItem.decode(info().metadata(), specVersion,
+        objects.describe(RepoObjects.REPO_FILE));
   }
 
   public ObjectId12 resolve(Ref ref) {
@@ -229,10 +230,17 @@ public final class IcechunkRepository {
     List<CommitInfo> out = new ArrayList<>();
     for (RepoInfo.SnapshotInfo s : info.ancestry(resolve(info, ref))) {
       out.add(new CommitInfo(s.id(), s.parentId(), s.message(),
-          CommitInfo.fromMicros(s.flushedAtMicros()),
-          MetadataItem.decode(s.metadata(), specVersion)));
+          CommitInfo.fromMicros(s.flushedAtMicros()), commitMetadata(s)));
     }
     return out;
+  }
+
+  /** A commit's metadata; spec 2 keeps it in the repo file, spec 1 in the snapshot file. */
+  Map<String, Object> commitMetadata(RepoInfo.SnapshotInfo s) {
+    String where = specVersion == SpecVersion.V1
+        ? objects.describe(RepoObjects.SNAPSHOTS + "/" + s.id())
+        : objects.describe(RepoObjects.REPO_FILE) + ", snapshot " + s.id();
+    return MetadataItem.decode(s.metadata(), specVersion, where);
   }
 
   public ReadSession readonlySession(Ref ref) {

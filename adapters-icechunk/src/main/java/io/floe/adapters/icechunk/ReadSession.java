@@ -72,7 +72,8 @@ public class ReadSession {
 
   public Map<String, Object> attributes(String path) {
     NodeSnapshot n = requireNode(path);
-    return ZarrMetadata.parse(n.path(), n.userData()).attributes();
+    String where = "node '" + n.path() + "' of snapshot " + base.id();
+    return ZarrMetadata.parse(where, n.userData()).attributes(where);
   }
 
   /** The chunk's stored (encoded) bytes; empty when the chunk was never written. */

@@ -87,6 +87,19 @@ public final class FbTable {
     return out;
   }
 
+  /**
+   * A vector's element count, checked against the buffer so damaged bytes cannot ask for a
+   * negative or huge allocation.
+   */
+  private int length(int vec, int elementSize) {
+    int len = bb.getInt(vec);
+    if (len < 0 || (long) len * elementSize > bb.limit() - vec - 4L) {
+      throw new IndexOutOfBoundsException("vector of " + Integer.toUnsignedString(len)
+          + " elements at byte " + vec + " does not fit in the " + bb.limit() + "-byte buffer");
+    }
+    return len;
+  }
+
   private int indirect(int at) {
     return at + bb.getInt(at);
   }
@@ -103,7 +116,7 @@ public final class FbTable {
       return null;
     }
     int vec = indirect(pos + o);
-    int len = bb.getInt(vec);
+    int len = length(vec, 1);
     byte[] out = new byte[len];
     bb.get(vec + 4, out);
     return out;
@@ -117,7 +130,7 @@ public final class FbTable {
   /** Number of elements of a vector field; 0 when absent. */
   public int vectorLength(int slot) {
     int o = fieldOffset(slot);
-    return o == 0 ? 0 : bb.getInt(indirect(pos + o));
+    return o == 0 ? 0 : length(indirect(pos + o), 1);
   }
 
   public List<FbTable> tables(int slot) {
@@ -126,7 +139,7 @@ public final class FbTable {
       return List.of();
     }
     int vec = indirect(pos + o);
-    int len = bb.getInt(vec);
+    int len = length(vec, 4);
     List<FbTable> out = new ArrayList<>(len);
     for (int i = 0; i < len; i++) {
       out.add(new FbTable(bb, indirect(vec + 4 + 4 * i)));
@@ -140,11 +153,11 @@ public final class FbTable {
       return List.of();
     }
     int vec = indirect(pos + o);
-    int len = bb.getInt(vec);
+    int len = length(vec, 4);
     List<String> out = new ArrayList<>(len);
     for (int i = 0; i < len; i++) {
       int s = indirect(vec + 4 + 4 * i);
-      byte[] b = new byte[bb.getInt(s)];
+      byte[] b = new byte[length(s, 1)];
       bb.get(s + 4, b);
       out.add(new String(b, StandardCharsets.UTF_8));
     }
@@ -158,7 +171,7 @@ public final class FbTable {
       return List.of();
     }
     int vec = indirect(pos + o);
-    int len = bb.getInt(vec);
+    int len = length(vec, size);
     List<byte[]> out = new ArrayList<>(len);
     for (int i = 0; i < len; i++) {
       byte[] e = new byte[size];
@@ -174,7 +187,7 @@ public final class FbTable {
       return new long[0];
     }
     int vec = indirect(pos + o);
-    int len = bb.getInt(vec);
+    int len = length(vec, 4);
     long[] out = new long[len];
     for (int i = 0; i < len; i++) {
       out[i] = Integer.toUnsignedLong(bb.getInt(vec + 4 + 4 * i));
@@ -188,7 +201,7 @@ public final class FbTable {
       return new int[0];
     }
     int vec = indirect(pos + o);
-    int len = bb.getInt(vec);
+    int len = length(vec, 2);
     int[] out = new int[len];
     for (int i = 0; i < len; i++) {
       out[i] = Short.toUnsignedInt(bb.getShort(vec + 4 + 2 * i));

@@ -38,8 +38,7 @@ public final class SnapshotCodec {
     Envelope.Opened opened = Envelope.open(objectName, file, FileType.SNAPSHOT);
     try {
       return decodeTable(opened.specVersion(), FbTable.root(opened.payload()));
-    } catch (IndexOutOfBoundsException | IllegalArgumentException | NullPointerException
-        | java.nio.BufferUnderflowException e) {
+    } catch (RuntimeException e) {
       throw FbWrite.corrupt(objectName, "snapshot", e);
     }
   }
@@ -70,6 +69,10 @@ public final class SnapshotCodec {
     NodeId id = new NodeId(n.struct(NODE_ID, NodeId.LENGTH));
     String path = n.string(NODE_PATH);
     byte[] userData = n.bytes(NODE_USER_DATA);
+    if (path == null || userData == null) {
+      throw new IllegalArgumentException("node " + id + " lacks its "
+          + (path == null ? "path" : "zarr.json (user_data)"));
+    }
     int kind = n.u8(NODE_DATA_TYPE, 0);
     if (kind == UNION_GROUP) {
       return NodeSnapshot.group(id, path, userData);
