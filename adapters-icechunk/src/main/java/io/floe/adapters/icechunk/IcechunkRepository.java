@@ -10,6 +10,7 @@ import io.floe.adapters.icechunk.format.RepoInfo;
 import io.floe.adapters.icechunk.format.RepoInfoCodec;
 import io.floe.adapters.icechunk.format.Snapshot;
 import io.floe.adapters.icechunk.format.SnapshotCodec;
+import io.floe.adapters.icechunk.format.SnapshotFile;
 import io.floe.adapters.icechunk.format.SpecVersion;
 import io.floe.adapters.icechunk.format.TransactionLog;
 import io.floe.adapters.icechunk.format.TransactionLogCodec;
@@ -139,7 +140,6 @@ public final class IcechunkRepository {
       throw new IcechunkException("cannot create an Icechunk repository at "
           + describePrefix(prefix) + ": another writer created one first");
     }
-    objects.remember(first);
     return new IcechunkRepository(objects, SpecVersion.V2, clock);
   }
 
@@ -224,6 +224,17 @@ public final class IcechunkRepository {
     };
   }
 
+  /** One commit: its parent, message, time and metadata. */
+  public CommitInfo commitInfo(ObjectId12 snapshot) {
+    RepoInfo.SnapshotInfo s = info().snapshots().get(snapshot);
+    if (s == null) {
+      throw new IcechunkNotFoundException("snapshot " + snapshot + " does not exist in "
+          + describePrefix(objects.root()));
+    }
+    return new CommitInfo(s.id(), s.parentId(), s.message(),
+        CommitInfo.fromMicros(s.flushedAtMicros()), commitMetadata(s));
+  }
+
   /** The history from {@code ref} back to the first commit, newest first. */
   public List<CommitInfo> log(Ref ref) {
     RepoInfo info = info();
@@ -244,7 +255,8 @@ public final class IcechunkRepository {
   }
 
   public ReadSession readonlySession(Ref ref) {
-    return new ReadSession(objects, objects.snapshot(resolve(ref)));
+    ObjectId12 id = resolve(ref);
+    return new ReadSession(objects, id, objects.snapshot(id));
   }
 
   // ---------------------------------------------------------------- writing
@@ -252,7 +264,7 @@ public final class IcechunkRepository {
   public WritableSession writableSession(String branch) {
     RepoInfo info = writableInfo();
     ObjectId12 tip = resolve(info, Ref.branch(branch));
-    return new WritableSession(this, objects, branch, objects.snapshot(tip),
+    return new WritableSession(this, objects, branch, tip, objects.snapshot(tip),
         inlineChunkThreshold(info));
   }
 
@@ -473,7 +485,7 @@ public final class IcechunkRepository {
         if (id == null || snapshots.containsKey(id)) {
           continue;
         }
-        Snapshot s = objects.snapshot(id);
+        SnapshotFile s = objects.snapshot(id);
         snapshots.put(id, new RepoInfo.SnapshotInfo(id, s.parentId(), s.flushedAtMicros(),
             s.message(), s.metadata(), null));
         pending.add(s.parentId());

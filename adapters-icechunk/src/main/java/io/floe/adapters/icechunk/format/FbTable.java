@@ -28,6 +28,60 @@ public final class FbTable {
     return new FbTable(bb, bb.getInt(0));
   }
 
+  /** The table at {@code index} of a vector-of-tables field, without reading the others. */
+  public FbTable element(int slot, int index) {
+    int o = fieldOffset(slot);
+    if (o == 0) {
+      throw new IndexOutOfBoundsException("vector field " + slot + " is absent");
+    }
+    int vec = indirect(pos + o);
+    int len = length(vec, 4);
+    if (index < 0 || index >= len) {
+      throw new IndexOutOfBoundsException("element " + index + " of a " + len + "-element vector");
+    }
+    return new FbTable(bb, indirect(vec + 4 + 4 * index));
+  }
+
+  /**
+   * Compares a string field's UTF-8 bytes with {@code key}, unsigned and byte by byte, without
+   * decoding it: how sorted vectors are searched. An absent field sorts first.
+   */
+  public int compareString(int slot, byte[] key) {
+    int o = fieldOffset(slot);
+    if (o == 0) {
+      return -1;
+    }
+    int s = indirect(pos + o);
+    int len = length(s, 1);
+    int n = Math.min(len, key.length);
+    for (int i = 0; i < n; i++) {
+      int c = Byte.toUnsignedInt(bb.get(s + 4 + i)) - Byte.toUnsignedInt(key[i]);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(len, key.length);
+  }
+
+  /** Whether a string field starts with the UTF-8 bytes {@code prefix}. */
+  public boolean stringStartsWith(int slot, byte[] prefix) {
+    int o = fieldOffset(slot);
+    if (o == 0) {
+      return false;
+    }
+    int s = indirect(pos + o);
+    int len = length(s, 1);
+    if (len < prefix.length) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length; i++) {
+      if (bb.get(s + 4 + i) != prefix[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The table's byte offset of the field, or 0 when the field is absent. */
   private int fieldOffset(int slot) {
     int vtable = pos - bb.getInt(pos);

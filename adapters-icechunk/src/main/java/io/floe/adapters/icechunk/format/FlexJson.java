@@ -2,7 +2,6 @@ package io.floe.adapters.icechunk.format;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -116,9 +115,28 @@ public final class FlexJson {
     return new ArrayList<>(sorted.entrySet());
   }
 
-  /** Byte order of the UTF-8 encodings, the order Icechunk sorts names and paths by. */
+  /**
+   * Byte order of the UTF-8 encodings, the order Icechunk sorts names and paths by, computed
+   * without encoding: UTF-8 byte order is code point order, which differs from UTF-16 order only
+   * where a surrogate (a code point past U+FFFF) meets a char from U+E000 to U+FFFF.
+   */
   public static int compareUtf8(String a, String b) {
-    return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8),
-        b.getBytes(StandardCharsets.UTF_8));
+    int n = Math.min(a.length(), b.length());
+    for (int i = 0; i < n; i++) {
+      char x = a.charAt(i);
+      char y = b.charAt(i);
+      if (x != y) {
+        return codePointRank(x) - codePointRank(y);
+      }
+    }
+    return a.length() - b.length();
+  }
+
+  /** Moves surrogates above U+E000..U+FFFF, so chars order as the code points they start. */
+  private static int codePointRank(char c) {
+    if (c >= 0xD800 && c <= 0xDFFF) {
+      return c + 0x2000;
+    }
+    return c >= 0xE000 ? c - 0x800 : c;
   }
 }
