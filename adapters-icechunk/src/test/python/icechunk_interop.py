@@ -8,6 +8,9 @@ reads or wrote. Commands:
   corpus-write DIR CORPUS    one commit per JSON value of the CORPUS file (metadata {"v": value}),
                              and group /caseN with attributes {"v": value}; prints what it reads
   corpus-read DIR            what Python reads from such a repository (whoever wrote it)
+  gc-build DIR               refs for garbage collection: a tag pinning an old snapshot, a live
+                             branch, an abandoned (deleted) branch; table pointers in every commit
+  gc-run DIR DRY             Python's garbage collection of everything unreachable ("true": dry run)
 """
 import asyncio
 import base64
@@ -235,6 +238,52 @@ def corpus_read_repo(repo):
     return {"commits": commits, "attributes": attrs}
 
 
+def gc_build(path):
+    repo = ic.Repository.create(storage(path))
+    out = {"commits": {}, "pointers": {}}
+
+    def commit(branch, message, write, version):
+        s = repo.writable_session(branch)
+        write(zarr.open_group(s.store) if message != "first" else zarr.group(s.store))
+        pointers = {"granules": f"file:///warehouse/granules/metadata/{version}.metadata.json"}
+        sid = s.commit(message, metadata={"iceberg:table_versions": pointers, "n": version})
+        out["commits"][message] = sid
+        out["pointers"][sid] = pointers
+        return sid
+
+    def first(root):
+        a = root.create_array("a", shape=(300,), chunks=(100,), dtype="float64", compressors=None)
+        a[:] = np.arange(300, dtype="float64")
+        root.create_array("small", shape=(4,), chunks=(4,), dtype="int32")[:] = [1, 2, 3, 4]
+
+    c1 = commit("main", "first", first, 0)
+    repo.create_tag("v1", c1)
+    c2 = commit("main", "overwrite", lambda root: root["a"].__setitem__(slice(0, 200), 7.0), 1)
+    repo.create_branch("abandoned", c2)
+    commit("abandoned", "abandoned 1", lambda root: root["a"].__setitem__(slice(0, 300), 9.0), 2)
+
+    def abandoned_array(root):
+        b = root.create_array("b", shape=(200,), chunks=(100,), dtype="float64", compressors=None)
+        b[:] = 1.5
+    commit("abandoned", "abandoned 2", abandoned_array, 3)
+    repo.delete_branch("abandoned")
+    repo.create_branch("dev", c1)
+    commit("dev", "dev", lambda root: root["a"].__setitem__(slice(200, 300), 3.0), 4)
+    commit("main", "overwrite again", lambda root: root["a"].__setitem__(slice(100, 300), 5.0), 5)
+    out["refs"] = {"branches": {b: [a.id for a in repo.ancestry(branch=b)] for b in repo.list_branches()},
+                   "tags": {t: [a.id for a in repo.ancestry(tag=t)] for t in repo.list_tags()}}
+    print(json.dumps(out))
+
+
+def gc_run(path, dry):
+    import datetime
+    repo = ic.Repository.open(storage(path))
+    later = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1)
+    summary = repo.garbage_collect(later, dry_run=(dry == "true"))
+    print(json.dumps({k: getattr(summary, k) for k in ("bytes_deleted", "chunks_deleted",
+                      "manifests_deleted", "snapshots_deleted", "transaction_logs_deleted")}))
+
+
 def corpus_read(path):
     print(json.dumps(corpus_read_repo(ic.Repository.open(storage(path)))))
 
@@ -255,6 +304,10 @@ if __name__ == "__main__":
         describe(sys.argv[2])
     elif command == "corpus-write":
         corpus_write(sys.argv[2], sys.argv[3])
+    elif command == "gc-build":
+        gc_build(sys.argv[2])
+    elif command == "gc-run":
+        gc_run(sys.argv[2], sys.argv[3])
     elif command == "corpus-read":
         corpus_read(sys.argv[2])
     elif command == "commit-on-top":

@@ -171,6 +171,10 @@ public final class IcechunkRepository {
     return objects.root();
   }
 
+  RepoObjects objects() {
+    return objects;
+  }
+
   // ---------------------------------------------------------------- reading
 
   /** The current repo info: read fresh each call (spec 1: assembled from refs and snapshots). */
