@@ -34,7 +34,9 @@ public final class IcechunkBench {
    * code as in a running server (Python's Rust is compiled ahead of time); the first round of
    * all, a cold JVM, is still reported as "first".
    */
-  static final int WARM_UP_ROUNDS = 30;
+  static final int OPEN_WARM_UP_ROUNDS = 200;
+  /** Each commit round writes 1,000 chunk files, so fewer of them warm the JIT enough. */
+  static final int COMMIT_WARM_UP_ROUNDS = 10;
   /** float32 elements per chunk: 1 KiB, above the 512-byte inline threshold, so real chunk objects. */
   static final int CHUNK_ELEMENTS = 256;
 
@@ -69,7 +71,7 @@ public final class IcechunkBench {
   static void open(BucketStorage storage, StoragePath prefix, int rounds) {
     List<Double> opens = new ArrayList<>();
     List<Double> lookups = new ArrayList<>();
-    for (int i = -WARM_UP_ROUNDS; i < rounds; i++) {
+    for (int i = -OPEN_WARM_UP_ROUNDS; i < rounds; i++) {
       if (i == 0) {
         opens.subList(1, opens.size()).clear();
         lookups.subList(1, lookups.size()).clear();
@@ -115,7 +117,7 @@ public final class IcechunkBench {
     List<Double> writes = new ArrayList<>();
     List<Double> commits = new ArrayList<>();
     List<Double> reads = new ArrayList<>();
-    for (int round = -WARM_UP_ROUNDS / 3; round < rounds; round++) {
+    for (int round = -COMMIT_WARM_UP_ROUNDS; round < rounds; round++) {
       if (round == 0) {
         writes.subList(1, writes.size()).clear();
         commits.subList(1, commits.size()).clear();

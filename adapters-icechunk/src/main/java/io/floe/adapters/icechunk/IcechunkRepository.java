@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -408,9 +409,20 @@ public final class IcechunkRepository {
    * contents (it may then throw, e.g. a commit conflict).
    */
   RepoInfo updateRepoInfo(String what, RepoChange change) {
+    return updateRepoInfo(what, change, Map.of());
+  }
+
+  /**
+   * As {@link #updateRepoInfo(String, RepoChange)}, first storing {@code newObjects} (a commit's
+   * manifests, transaction log and snapshot) together with the backup of the current repo file:
+   * they are independent, so their writes overlap, and all are stored before the repo file names
+   * them. Nothing is written when the change is refused (a commit conflict, say).
+   */
+  RepoInfo updateRepoInfo(String what, RepoChange change, Map<String, byte[]> newObjects) {
     if (specVersion != SpecVersion.V2) {
       writableInfo();
     }
+    boolean newObjectsStored = newObjects.isEmpty();
     for (int attempt = 0; attempt < MAX_REPO_UPDATE_ATTEMPTS; attempt++) {
       StoredObject current = objects.getRaw(RepoObjects.REPO_FILE).orElseThrow(() ->
           new IcechunkNotFoundException("repo info file "
@@ -419,7 +431,13 @@ public final class IcechunkRepository {
       checkWritable(info);
       Change c = change.apply(info);
       String backup = backupName();
-      objects.putImmutable(RepoObjects.OVERWRITTEN + "/" + backup, current.data());
+      Map<String, byte[]> writes = new LinkedHashMap<>();
+      if (!newObjectsStored) {
+        writes.putAll(newObjects);
+      }
+      writes.put(RepoObjects.OVERWRITTEN + "/" + backup, current.data());
+      objects.putAllImmutable(writes);
+      newObjectsStored = true;
       List<OpsLogEntry> updates = new ArrayList<>();
       updates.add(c.entry());
       for (int i = 0; i < info.latestUpdates().size(); i++) {

@@ -345,7 +345,8 @@ public final class WritableSession extends ReadSession {
     Map<ObjectId12, ManifestFileInfo> files = new HashMap<>();
     base.manifestFiles().forEach(f -> files.put(f.id(), f));
     List<NodeSnapshot> nodes = new ArrayList<>();
-    // Manifests, transaction log and snapshot are independent objects, written together.
+    // Manifests, transaction log and snapshot are independent objects, written together (with
+    // the repo file's backup) once the branch is known not to have moved.
     Map<String, byte[]> writes = new LinkedHashMap<>();
     List<Manifest> newManifests = new ArrayList<>();
     for (NodeSnapshot n : nodes()) {
@@ -369,8 +370,6 @@ public final class WritableSession extends ReadSession {
     writes.put(RepoObjects.TRANSACTIONS + "/" + snapshotId, TransactionLogCodec.encode(log));
     byte[] payload = SnapshotCodec.encodePayload(snapshot);
     writes.put(RepoObjects.SNAPSHOTS + "/" + snapshotId, SnapshotCodec.seal(payload));
-    objects.putAllImmutable(writes);
-    newManifests.forEach(objects::remember);
     ObjectId12 parent = baseId;
     repo.updateRepoInfo("commit to branch '" + branch + "'", info -> {
       ObjectId12 tip = info.branches().get(branch);
@@ -385,7 +384,8 @@ public final class WritableSession extends ReadSession {
       return new IcechunkRepository.Change(
           info.withSnapshots(snapshots).withRefs(branches, info.tags(), info.deletedTags()),
           OpsLogEntry.named(OpsLogEntry.Kind.NEW_COMMIT, now, branch, null, snapshotId));
-    });
+    }, writes);
+    newManifests.forEach(objects::remember);
     SnapshotFile written = SnapshotFile.fromPayload(
         objects.describe(RepoObjects.SNAPSHOTS + "/" + snapshotId), SpecVersion.V2, payload);
     objects.remember(snapshotId, written);

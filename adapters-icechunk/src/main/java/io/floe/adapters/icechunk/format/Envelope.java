@@ -107,7 +107,13 @@ public final class Envelope {
    */
   private static byte[] decompress(String objectName, byte[] data, int offset) {
     int length = data.length - offset;
-    long size = Zstd.getFrameContentSize(data, offset, length);
+    long size;
+    try {
+      size = Zstd.getFrameContentSize(data, offset, length);
+    } catch (RuntimeException e) {
+      throw new IcechunkFormatException(objectName + ": corrupt or truncated zstd frame header ("
+          + e + ")", e);
+    }
     if (size >= 0 && size <= TRUSTED_RATIO * length + TRUSTED_MARGIN) {
       byte[] out = new byte[(int) size];
       int n;
