@@ -175,6 +175,23 @@ public abstract class BucketStorageContract {
   }
 
   @Test
+  void detailedListingReportsSizesAndWriteTimes() {
+    java.time.Instant before = java.time.Instant.now().minusSeconds(120);
+    storage().put(key("d/one"), new byte[] {1});
+    storage().put(key("d/sub/three"), new byte[] {1, 2, 3});
+    storage().put(key("e/other"), new byte[] {9});
+    java.util.List<io.floe.application.port.out.ListedObject> listed =
+        storage().listObjects(key("d"), 100);
+    assertThat(listed).extracting(io.floe.application.port.out.ListedObject::key)
+        .containsExactly(key("d/one"), key("d/sub/three"));
+    assertThat(listed).extracting(io.floe.application.port.out.ListedObject::sizeBytes)
+        .containsExactly(1L, 3L);
+    assertThat(listed).allSatisfy(o -> assertThat(o.lastModified())
+        .isBetween(before, java.time.Instant.now().plusSeconds(120)));
+    assertThat(storage().listObjects(key("d"), 1)).hasSize(1);
+  }
+
+  @Test
   void emptinessIsJudgedUnderAPrefix() {
     assertThat(storage().isEmptyUnder(key("claim"))).isTrue();
     storage().put(key("claimed/marker"), bytes("x"));

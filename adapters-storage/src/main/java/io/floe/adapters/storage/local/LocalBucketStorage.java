@@ -1,6 +1,7 @@
 package io.floe.adapters.storage.local;
 
 import io.floe.application.port.out.BucketStorage;
+import io.floe.application.port.out.ListedObject;
 import io.floe.application.port.out.StorageException;
 import io.floe.application.port.out.StoredObject;
 import io.floe.domain.StoragePath;
@@ -14,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -155,6 +157,24 @@ public final class LocalBucketStorage implements BucketStorage {
     } catch (IOException e) {
       throw failure("create the directory", location, e);
     }
+  }
+
+  @Override
+  public List<ListedObject> listObjects(StoragePath prefix, int limit) {
+    List<ListedObject> out = new ArrayList<>();
+    for (StoragePath key : list(prefix, limit)) {
+      try {
+        BasicFileAttributes attributes = Files.readAttributes(directoryOf(key),
+            BasicFileAttributes.class);
+        out.add(new ListedObject(key, attributes.size(),
+            attributes.lastModifiedTime().toInstant()));
+      } catch (NoSuchFileException e) {
+        // Deleted since the listing: no longer stored, so not listed.
+      } catch (IOException e) {
+        throw failure("list", prefix, e);
+      }
+    }
+    return out;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.floe.adapters.storage.s3;
 
 import io.floe.application.port.out.BucketStorage;
+import io.floe.application.port.out.ListedObject;
 import io.floe.application.port.out.StorageException;
 import io.floe.application.port.out.StoredObject;
 import io.floe.domain.BucketConfig;
@@ -165,6 +166,22 @@ public final class S3BucketStorage implements BucketStorage {
       return keys.size() < limit;
     });
     return keys;
+  }
+
+  @Override
+  public List<ListedObject> listObjects(StoragePath prefix, int limit) {
+    List<ListedObject> out = new ArrayList<>();
+    forEachPage(prefix, page -> {
+      for (S3Object object : page.contents()) {
+        if (out.size() == limit) {
+          return false;
+        }
+        toStoragePath(object.key()).ifPresent(key ->
+            out.add(new ListedObject(key, object.size(), object.lastModified())));
+      }
+      return out.size() < limit;
+    });
+    return out;
   }
 
   /**
