@@ -11,23 +11,25 @@ import java.util.Optional;
 
 /**
  * What a Floe that died without stopping its PostgreSQL ({@code kill -9}, a crash, a power loss)
- * leaves on a cluster, found and repaired before the next server starts on it:
+ * leaves on a cluster, found and repaired before the next server starts on it. Only a caller
+ * holding the cluster's {@link DataDirectoryLock} may ask: only then is no live Floe using it.
  *
  * <ul>
- *   <li>a PostgreSQL server still running on the cluster: the orphan of the dead Floe, stopped
- *       with a fast shutdown. Only a caller holding the cluster's {@link DataDirectoryLock} may
- *       ask, since only then is no live Floe using that server;
- *   <li>a {@code postmaster.pid} whose process is gone, or is now another program (after a
- *       reboot its number can belong to anything): removed, since PostgreSQL would refuse to
- *       start while a live process has that number.
+ *   <li>A PostgreSQL server still running on the cluster, the orphan of the dead Floe: stopped
+ *       with a fast shutdown. A process is taken for one only when it is a {@code postgres}
+ *       started with {@code -D} whose working directory (PostgreSQL works in its data directory)
+ *       or {@code -D} argument is this cluster.
+ *   <li>Processes of a server that was itself killed (they work in the data directory and end
+ *       by themselves soon after their server): waited for, then ended.
+ *   <li>A {@code postmaster.pid} whose number is now another program's (after a reboot it can
+ *       belong to anything), or that is unreadable: removed, since PostgreSQL refuses to start
+ *       while it names a live process. One whose process is gone is left to PostgreSQL, which
+ *       removes it itself after checking that no process still uses the old shared memory.
  * </ul>
- *
- * A process is taken for a server of this cluster only when it is a {@code postgres} started
- * with {@code -D} and its working directory (PostgreSQL works in its data directory) or its
- * {@code -D} argument is this cluster.
  */
 final class OrphanPostmaster {
   private static final Duration SHUTDOWN_WITHIN = Duration.ofSeconds(60);
+  private static final Duration LEFTOVERS_END_WITHIN = Duration.ofSeconds(30);
 
   private final PostgresBinaries signaller;
 
@@ -35,85 +37,116 @@ final class OrphanPostmaster {
     this.signaller = signaller;
   }
 
-  /** Repairs what it finds on {@code cluster}; returns a sentence for each repair. */
+  /** Repairs what it finds on {@code cluster}; returns a sentence for each finding. */
   List<String> repair(PostgresCluster cluster) {
     List<String> repairs = new ArrayList<>();
-    List<ProcessHandle> orphans = ProcessHandle.allProcesses()
-        .filter(process -> isServerOf(process, cluster.directory())).toList();
-    for (ProcessHandle orphan : orphans) {
-      stop(orphan, cluster);
-      repairs.add("stopped the PostgreSQL server (PID " + orphan.pid() + ") that an earlier Floe "
-          + "process left running on " + cluster);
+    List<ProcessHandle> processes = ProcessHandle.allProcesses()
+        .filter(process -> worksOn(process, cluster.directory())).toList();
+    for (ProcessHandle server : processes) {
+      if (isServer(server)) {
+        stop(server, cluster);
+        repairs.add("stopped the PostgreSQL server (PID " + server.pid() + ") that an earlier "
+            + "Floe process left running on " + cluster);
+      }
     }
-    removeStalePidFile(cluster).ifPresent(repairs::add);
+    List<ProcessHandle> leftovers = processes.stream()
+        .filter(process -> !isServer(process) && isRunning(process)).toList();
+    if (!leftovers.isEmpty()) {
+      endLeftovers(leftovers);
+      repairs.add("ended " + leftovers.size() + " processes that a killed PostgreSQL server of "
+          + cluster + " left behind");
+    }
+    inspectPidFile(cluster).ifPresent(repairs::add);
     return repairs;
   }
 
-  private void stop(ProcessHandle orphan, PostgresCluster cluster) {
-    Postmaster.signal(signaller, orphan.pid(), "INT");
-    if (awaitEnd(orphan, SHUTDOWN_WITHIN)) {
+  private void stop(ProcessHandle server, PostgresCluster cluster) {
+    Postmaster.signal(signaller, server.pid(), "INT");
+    if (awaitEnd(server, SHUTDOWN_WITHIN)) {
       return;
     }
-    Postmaster.signal(signaller, orphan.pid(), "QUIT");
-    if (!awaitEnd(orphan, Duration.ofSeconds(15))) {
-      throw new IllegalStateException("the PostgreSQL server (PID " + orphan.pid() + ") that an "
+    Postmaster.signal(signaller, server.pid(), "QUIT");
+    if (!awaitEnd(server, Duration.ofSeconds(15))) {
+      throw new IllegalStateException("the PostgreSQL server (PID " + server.pid() + ") that an "
           + "earlier Floe process left running on " + cluster + " does not stop; stop it, then "
           + "start Floe again");
     }
   }
 
-  private static Optional<String> removeStalePidFile(PostgresCluster cluster) {
+  private static void endLeftovers(List<ProcessHandle> leftovers) {
+    Instant deadline = Instant.now().plus(LEFTOVERS_END_WITHIN);
+    for (ProcessHandle leftover : leftovers) {
+      if (!awaitEnd(leftover, Duration.between(Instant.now(), deadline))) {
+        leftover.destroyForcibly();
+        awaitEnd(leftover, Duration.ofSeconds(5));
+      }
+    }
+  }
+
+  private static Optional<String> inspectPidFile(PostgresCluster cluster) {
     Path pidFile = cluster.pidFile();
     if (!Files.exists(pidFile)) {
       return Optional.empty();
     }
     Optional<Long> pid = readPid(pidFile);
-    Optional<ProcessHandle> holder =
-        pid.flatMap(ProcessHandle::of).filter(OrphanPostmaster::isRunning);
-    if (holder.isPresent() && isPostgres(holder.get())
-        && holder.get().info().arguments().isEmpty()) {
-      // A PostgreSQL whose arguments cannot be read may be running on this cluster: removing
-      // its lock file would let a second server start on the same files.
-      throw new IllegalStateException("PID " + holder.get().pid() + " is a PostgreSQL server "
-          + "that may be running on " + cluster + "; stop it, then start Floe again");
+    if (pid.isPresent()) {
+      Optional<ProcessHandle> holder =
+          ProcessHandle.of(pid.get()).filter(OrphanPostmaster::isRunning);
+      if (holder.isEmpty()) {
+        return Optional.of("the last PostgreSQL server on " + cluster + " did not stop cleanly "
+            + "(its PID " + pid.get() + " is gone); PostgreSQL recovers from its write-ahead log");
+      }
+      if (isPostgres(holder.get()) && holder.get().info().arguments().isEmpty()) {
+        // A PostgreSQL whose arguments cannot be read may be running on this cluster: removing
+        // its lock file would let a second server start on the same files.
+        throw new IllegalStateException("PID " + pid.get() + " is a PostgreSQL server that may "
+            + "be running on " + cluster + "; stop it, then start Floe again");
+      }
     }
     try {
       Files.delete(pidFile);
     } catch (IOException e) {
       throw new IllegalStateException("cannot remove the stale " + pidFile, e);
     }
-    String why = pid.isEmpty() ? "it is unreadable"
-        : holder.isEmpty() ? "PID " + pid.get() + " is no longer running"
-        : "PID " + pid.get() + " is now another program ("
-            + holder.get().info().command().orElse("unknown") + ")";
-    return Optional.of("removed the stale " + pidFile + " of a server that did not stop "
-        + "cleanly (" + why + ")");
+    return Optional.of("removed the stale " + pidFile + " of a server that did not stop cleanly ("
+        + pid.map(number -> "PID " + number + " is now another program ("
+            + ProcessHandle.of(number).flatMap(process -> process.info().command())
+                .orElse("unknown") + ")").orElse("it is unreadable") + ")");
   }
 
   private static Optional<Long> readPid(Path pidFile) {
     try {
       List<String> lines = Files.readAllLines(pidFile);
-      return lines.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(lines.get(0).strip()));
-    } catch (IOException | NumberFormatException | java.io.UncheckedIOException e) {
+      return lines.isEmpty() ? Optional.empty()
+          : Optional.of(Long.parseLong(lines.get(0).strip()));
+    } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }
   }
 
-  private static boolean isServerOf(ProcessHandle process, Path cluster) {
+  /** A running {@code postgres} that works in this cluster, or was started on it. */
+  private static boolean worksOn(ProcessHandle process, Path cluster) {
     if (!isPostgres(process) || !isRunning(process)) {
       return false;
-    }
-    List<String> arguments = List.of(process.info().arguments().orElse(new String[0]));
-    int flag = arguments.indexOf("-D");
-    if (flag < 0 || flag + 1 >= arguments.size()) {
-      return false; // PostgreSQL's own child processes rename themselves and have no -D
     }
     Optional<Path> workingDirectory = workingDirectory(process);
     if (workingDirectory.isPresent()) {
       return sameFile(workingDirectory.get(), cluster);
     }
-    Path named = Path.of(arguments.get(flag + 1));
-    return named.isAbsolute() && sameFile(named, cluster);
+    List<String> arguments = arguments(process);
+    int flag = arguments.indexOf("-D");
+    return flag >= 0 && flag + 1 < arguments.size()
+        && Path.of(arguments.get(flag + 1)).isAbsolute()
+        && sameFile(Path.of(arguments.get(flag + 1)), cluster);
+  }
+
+  /** The server itself: its children rename themselves and have no {@code -D}. */
+  private static boolean isServer(ProcessHandle process) {
+    return arguments(process).contains("-D");
+  }
+
+  private static List<String> arguments(ProcessHandle process) {
+    return List.of(process.info().arguments().orElse(new String[0]));
   }
 
   private static boolean isPostgres(ProcessHandle process) {

@@ -136,6 +136,15 @@ class EmbeddedPostgresServerTest {
       other.destroy();
       other.waitFor(10, TimeUnit.SECONDS);
     }
+    // Its number now belongs to no process: PostgreSQL removes the file itself.
+    Files.writeString(directory.resolve("postmaster.pid"), other.pid() + "\n" + directory
+        + "\n1700000000\n5432\n\n127.0.0.1\n  5432001    32768\nready   \n");
+    try (LogCapture log = new LogCapture();
+        EmbeddedPostgresServer next = EmbeddedPostgresServer.start(directory)) {
+      assertThat(log.lines()).anyMatch(line -> line.contains("did not stop cleanly (its PID "
+          + other.pid() + " is gone)"));
+      assertThat(query(next.settings(), "select 1")).isEqualTo("1");
+    }
   }
 
   @Test
