@@ -45,6 +45,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     DataDirectoryLock lock = DataDirectoryLock.acquire(layout.lockFile());
     try {
       PostgresBinaries binaries = PostgresBinaries.CURRENT;
+      int major = binaries.majorVersion(); // first, so that an unsupported platform says so
       PostgresCluster cluster = new PostgresCluster(layout.cluster());
       OrphanPostmaster orphans = new OrphanPostmaster(binaries);
       orphans.repair(cluster).forEach(repair -> LOG.warn("repaired after an unclean stop: {}",
@@ -54,14 +55,14 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
           .runIfNeeded();
       if (!cluster.exists()) {
         access.initialize(cluster, binaries);
-        LOG.info("created a PostgreSQL {} cluster in {}", binaries.majorVersion(), cluster);
+        LOG.info("created a PostgreSQL {} cluster in {}", major, cluster);
       } else if (access.secure(cluster, binaries)) {
         LOG.info("{} now requires the password in {} (it trusted every local connection)",
             cluster, layout.passwordFile());
       }
       Postmaster postmaster = Postmaster.start(cluster, binaries, access.password());
       LOG.info("embedded PostgreSQL {} is running on 127.0.0.1:{} with data in {} (started in {} "
-          + "ms)", binaries.majorVersion(), postmaster.port(), cluster,
+          + "ms)", major, postmaster.port(), cluster,
           Duration.between(started, Instant.now()).toMillis());
       return new EmbeddedPostgresServer(lock, postmaster);
     } catch (RuntimeException e) {
