@@ -18,9 +18,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code kill -9} of {@code java -jar floe.jar serve} on its embedded default in the middle of
@@ -33,95 +32,108 @@ class EmbeddedPostgresCrashIT {
   private static final HttpClient HTTP = HttpClient.newBuilder()
       .connectTimeout(Duration.ofSeconds(5)).build();
   private static final int MAX_COMMITS = 1_000;
-  /** Acknowledged commits before the kill: enough to be in the middle, few enough to be quick. */
-  private static final int KILL_AFTER = 150;
+  /** Acknowledged commits before each kill: enough to be in the middle, few enough to be quick. */
+  private static final int KILL_AFTER = 100;
 
-  /** What dies. */
-  enum Crash {
-    /** Floe alone: its PostgreSQL runs on, an orphan the next start must stop. */
-    FLOE,
-    /** Floe and then its PostgreSQL (as in a power loss): the next start recovers from the WAL. */
-    FLOE_AND_POSTGRES
-  }
-
-  @ParameterizedTest
-  @EnumSource(Crash.class)
-  void noAcknowledgedCommitIsLostAndTheNextStartRepairsWhatTheKillLeft(Crash crash,
+  @Test
+  void killNineInTheMiddleOfCommitsLosesNoAcknowledgedOneAndTheNextStartRepairsWhatItLeft(
       @TempDir Path dir) throws Exception {
     assertThat(JAR).as("the runnable jar (mvn package)").exists();
     Path dataDir = dir.resolve("floe-data");
-    Server first = Server.start(dataDir, dir.resolve("first.log"));
+    Server server = Server.start(dataDir, dir.resolve("start-1.log"));
     String token = Files.readString(dataDir.resolve("admin.token")).strip();
-    String table = first.base() + "/iceberg/v1/my-org/namespaces/crash/tables/t";
-    assertThat(send(first.base() + "/iceberg/v1/my-org/namespaces", token,
+    assertThat(send(server.base() + "/iceberg/v1/my-org/namespaces", token,
         "{\"namespace\": [\"crash\"]}")).isEqualTo(200);
-    assertThat(send(first.base() + "/iceberg/v1/my-org/namespaces/crash/tables", token, """
+    assertThat(send(server.base() + "/iceberg/v1/my-org/namespaces/crash/tables", token, """
         {"name": "t", "schema": {"type": "struct", "schema-id": 0, "fields": [
           {"id": 1, "name": "x", "required": false, "type": "long"}]}}""")).isEqualTo(200);
-    long postgres = Long.parseLong(
-        Files.readAllLines(dataDir.resolve("postgres/postmaster.pid")).get(0).strip());
-
     List<Integer> acknowledged = Collections.synchronizedList(new ArrayList<>());
+
+    // Floe alone dies: its PostgreSQL runs on, an orphan the next start must stop.
+    long postgres = postmasterPid(dataDir);
+    int next = commitUntilKilled(server, token, acknowledged, 0);
+    assertThat(isRunning(postgres)).as("PostgreSQL outlived its Floe").isTrue();
+    server = Server.start(dataDir, dir.resolve("start-2.log"));
+    assertThat(Files.readString(dir.resolve("start-2.log"))).contains("repaired after an unclean "
+        + "stop: stopped the PostgreSQL server (PID " + postgres + ")");
+    assertThat(isRunning(postgres)).isFalse();
+    assertEveryAcknowledgedCommitIsThere(server, token, acknowledged);
+
+    // Floe and then its PostgreSQL die, as in a power loss: the next start recovers from the WAL.
+    postgres = postmasterPid(dataDir);
+    commitUntilKilled(server, token, acknowledged, next);
+    ProcessHandle.of(postgres).ifPresent(ProcessHandle::destroyForcibly);
+    for (int wait = 0; wait < 200 && isRunning(postgres); wait++) {
+      Thread.sleep(50);
+    }
+    server = Server.start(dataDir, dir.resolve("start-3.log"));
+    try {
+      assertThat(Files.readString(dir.resolve("start-3.log"))).contains("repaired after an "
+          + "unclean stop: the last PostgreSQL server").contains("did not stop cleanly (its PID "
+          + postgres + " is gone)");
+      assertEveryAcknowledgedCommitIsThere(server, token, acknowledged);
+    } finally {
+      server.process().destroy();
+      assertThat(server.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  /**
+   * Sends requirement-free commits, one at a time, numbered from {@code first}; kills the server
+   * with -9 once {@link #KILL_AFTER} more are acknowledged, most likely in the middle of one.
+   * Returns the next number.
+   */
+  private static int commitUntilKilled(Server server, String token, List<Integer> acknowledged,
+      int first) throws Exception {
+    String table = server.base() + "/iceberg/v1/my-org/namespaces/crash/tables/t";
+    int[] next = {first};
     Thread committer = new Thread(() -> {
-      for (int i = 0; i < MAX_COMMITS; i++) {
+      for (; next[0] < MAX_COMMITS; next[0]++) {
+        int i = next[0];
         try {
           if (send(table, token, "{\"requirements\": [], \"updates\": [{\"action\": "
               + "\"set-properties\", \"updates\": {\"commit-" + i + "\": \"" + i + "\"}}]}")
               == 200) {
             acknowledged.add(i);
           }
-        } catch (IOException e) {
+        } catch (IOException | InterruptedException e) {
           return; // the server is gone
-        } catch (InterruptedException e) {
-          return;
         }
       }
     });
+    int before = acknowledged.size();
     committer.start();
     Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-    while (acknowledged.size() < KILL_AFTER && committer.isAlive()
+    while (acknowledged.size() - before < KILL_AFTER && committer.isAlive()
         && Instant.now().isBefore(deadline)) {
       Thread.sleep(5);
     }
-    first.process().destroyForcibly().waitFor(); // SIGKILL, in the middle of a commit
-    if (crash == Crash.FLOE_AND_POSTGRES) {
-      ProcessHandle.of(postgres).ifPresent(ProcessHandle::destroyForcibly);
-      for (int wait = 0; wait < 200 && isRunning(postgres); wait++) {
-        Thread.sleep(50);
-      }
-    }
+    server.process().destroyForcibly().waitFor();
     committer.join(30_000);
-    assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(KILL_AFTER).hasSizeLessThan(MAX_COMMITS);
-    assertThat(isRunning(postgres)).as("PostgreSQL outlived its Floe")
-        .isEqualTo(crash == Crash.FLOE);
+    assertThat(acknowledged.size() - before).isGreaterThanOrEqualTo(KILL_AFTER);
+    assertThat(next[0]).as("killed before the last commit").isLessThan(MAX_COMMITS);
+    return next[0] + 1;
+  }
 
-    Server second = Server.start(dataDir, dir.resolve("second.log"));
-    try {
-      String log = Files.readString(dir.resolve("second.log"));
-      if (crash == Crash.FLOE) {
-        assertThat(log).contains("repaired after an unclean stop: stopped the PostgreSQL server "
-            + "(PID " + postgres + ")");
-      } else {
-        assertThat(log).contains("repaired after an unclean stop")
-            .contains("did not stop cleanly");
+  private static void assertEveryAcknowledgedCommitIsThere(Server server, String token,
+      List<Integer> acknowledged) throws Exception {
+    HttpResponse<String> load = HTTP.send(request(server.base()
+        + "/iceberg/v1/my-org/namespaces/crash/tables/t", token).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(load.statusCode()).isEqualTo(200);
+    JsonNode properties = JSON.readTree(load.body()).path("metadata").path("properties");
+    List<Integer> lost = new ArrayList<>();
+    for (int i : List.copyOf(acknowledged)) {
+      if (!properties.path("commit-" + i).asText().equals(Integer.toString(i))) {
+        lost.add(i);
       }
-      assertThat(isRunning(postgres)).isFalse();
-      HttpResponse<String> load = HTTP.send(request(second.base()
-          + "/iceberg/v1/my-org/namespaces/crash/tables/t", token).GET().build(),
-          HttpResponse.BodyHandlers.ofString());
-      assertThat(load.statusCode()).isEqualTo(200);
-      JsonNode properties = JSON.readTree(load.body()).path("metadata").path("properties");
-      List<Integer> lost = new ArrayList<>();
-      for (int i : List.copyOf(acknowledged)) {
-        if (!properties.path("commit-" + i).asText().equals(Integer.toString(i))) {
-          lost.add(i);
-        }
-      }
-      assertThat(lost).as("acknowledged commits missing after the crash").isEmpty();
-    } finally {
-      second.process().destroy();
-      assertThat(second.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
     }
+    assertThat(lost).as("acknowledged commits missing after the crash").isEmpty();
+  }
+
+  private static long postmasterPid(Path dataDir) throws IOException {
+    return Long.parseLong(
+        Files.readAllLines(dataDir.resolve("postgres/postmaster.pid")).get(0).strip());
   }
 
   /** {@code java -jar floe.jar serve} on a free port, its output in {@code log}. */

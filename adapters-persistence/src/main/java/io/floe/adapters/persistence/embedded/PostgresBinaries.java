@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.JarURLConnection;
+import java.net.URLConnection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
@@ -23,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -32,7 +35,7 @@ import org.tukaani.xz.XZInputStream;
 /**
  * The programs of one PostgreSQL release ({@code initdb}, {@code postgres}, {@code pg_ctl} and
  * their libraries), carried in the jar as one of zonky's {@code .txz} bundles and unpacked once
- * into a per-user cache directory named after the bundle's digest.
+ * into a per-user cache directory named after the bundle.
  *
  * <p>Two releases are carried: the {@link #CURRENT} one every cluster runs on, and the
  * {@link #PREVIOUS} one whose clusters older Floe versions made, which only the upgrade runs.
@@ -140,7 +143,7 @@ final class PostgresBinaries {
   }
 
   /**
-   * Unpacks the bundle into {@code <cache>/<digest>} unless it is there already. The bundle is
+   * Unpacks the bundle into {@code <cache>/<identity>} unless it is there already. The bundle is
    * unpacked into a directory of its own and renamed into place, so a half-unpacked directory is
    * never used, and two processes unpacking at once both end up with the same, whole, directory.
    */
@@ -148,7 +151,7 @@ final class PostgresBinaries {
     try {
       Path cache = cacheDirectory();
       Files.createDirectories(cache);
-      Path target = cache.resolve(digestOf(resource));
+      Path target = cache.resolve(identityOf(resource));
       if (Files.isDirectory(target.resolve("bin"))) {
         return target;
       }
@@ -214,11 +217,23 @@ final class PostgresBinaries {
     return base.resolve("floe").resolve("postgres");
   }
 
-  private static String digestOf(String resource) throws IOException {
+  /**
+   * What tells bundles apart: the size and CRC-32 the jar records for the entry, known without
+   * reading it (hashing 15 MB would cost every start a second); else a digest of the content.
+   */
+  private static String identityOf(String resource) throws IOException {
+    URLConnection connection = PostgresBinaries.class.getClassLoader().getResource(resource)
+        .openConnection();
+    if (connection instanceof JarURLConnection jar) {
+      JarEntry entry = jar.getJarEntry();
+      if (entry.getCrc() >= 0 && entry.getSize() >= 0) {
+        return "crc-" + Long.toHexString(entry.getCrc()) + "-" + entry.getSize();
+      }
+    }
     try (DigestInputStream in = new DigestInputStream(open(resource),
         MessageDigest.getInstance("SHA-256"))) {
       in.transferTo(OutputStream.nullOutputStream());
-      return HexFormat.of().formatHex(in.getMessageDigest().digest()).substring(0, 24);
+      return "sha-" + HexFormat.of().formatHex(in.getMessageDigest().digest()).substring(0, 24);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
