@@ -33,7 +33,7 @@ class EmbeddedPostgresCrashIT {
       .connectTimeout(Duration.ofSeconds(5)).build();
   private static final int MAX_COMMITS = 1_000;
   /** Acknowledged commits before each kill: enough to be in the middle, few enough to be quick. */
-  private static final int KILL_AFTER = 100;
+  private static final int KILL_AFTER = 50;
 
   @Test
   void killNineInTheMiddleOfCommitsLosesNoAcknowledgedOneAndTheNextStartRepairsWhatItLeft(
