@@ -2,7 +2,6 @@ package io.floe.bootstrap;
 
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.DatabaseSettings;
-import io.floe.adapters.persistence.EmbeddedPostgresServer;
 import io.floe.adapters.persistence.JooqCatalogObjectStore;
 import io.floe.adapters.persistence.JooqGrantStore;
 import io.floe.adapters.persistence.JooqIdempotencyStore;
@@ -12,6 +11,7 @@ import io.floe.adapters.persistence.JooqOrgMembershipDirectory;
 import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqPrincipalStore;
+import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
 import io.floe.adapters.rest.iceberg.IcebergResultCodec;

@@ -23,8 +23,10 @@ import picocli.CommandLine.Option;
         "On first start with an empty data directory, Floe creates the org with Iceberg enabled,",
         "a default bucket on the local filesystem under <data-dir>/buckets/default, and an admin",
         "API token written to <data-dir>/admin.token (readable by you only). Later starts reuse",
-        "all of it. Without --database-url, an embedded PostgreSQL keeps the catalog under",
-        "<data-dir>/postgres.",
+        "all of it. Without --database-url, an embedded PostgreSQL 18 keeps the catalog under",
+        "<data-dir>/postgres (durable; logins only with the password in",
+        "<data-dir>/postgres.password). A catalog an older Floe kept on PostgreSQL 14 is",
+        "upgraded on first start; the old cluster is kept as <data-dir>/postgres-14.pre-upgrade.",
         "",
         "Every option can also be set by the environment variable named in its description."})
 final class ServeCommand implements Callable<Integer> {
