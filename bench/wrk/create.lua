@@ -1,0 +1,17 @@
+-- createTable: POST a new, uniquely named two-column table to the URL given to wrk, which is a
+-- namespace's .../tables collection. Names are t<thread>_<counter>, so each run needs a fresh
+-- namespace.
+count_statuses = true
+local here = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
+dofile(here .. "common.lua")
+
+local created = 0
+local schema = '{"type": "struct", "schema-id": 0, "fields": [' ..
+  '{"id": 1, "name": "id", "required": true, "type": "long"}, ' ..
+  '{"id": 2, "name": "value", "required": false, "type": "string"}]}'
+
+function request()
+  created = created + 1
+  local body = string.format('{"name": "t%d_%d", "schema": %s}', thread_number, created, schema)
+  return json_post(wrk.path, body)
+end
