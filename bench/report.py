@@ -96,6 +96,9 @@ class Report:
             a, b = b, a
         return a / b if b else None
 
+    def load_at(self, server: str, measurement: str) -> str:
+        return self.facts.get(f"load_{server}__{measurement}", "–")
+
     def peak_rss_mib(self, server: str) -> float | None:
         return mib(self.facts.get(f"rss_peak_kib_{server}"))
 
@@ -119,7 +122,7 @@ class Report:
             if floe and ref:
                 speedup = self.ratio(measurement, "mean_ms", inverse=True)
                 rows.append((name, fmt(floe.mean_ms, 2), fmt(ref.mean_ms, 2),
-                             fmt(speedup, 2, "× faster"), "≥ 3× faster",
+                             fmt(speedup, 2, "×"), "≥ 3× faster",
                              verdict(speedup is not None and speedup >= 3 and floe.errors == 0)))
         if self.list_sizes:
             size = max(self.list_sizes)
@@ -230,8 +233,8 @@ class Report:
              "ops/s"),
         ]
         lines = ["| measurement | server | throughput | mean | p50 | p99 | requests | errors |"
-                 " statuses |",
-                 "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+                 " statuses | load |",
+                 "|---|---|---:|---:|---:|---:|---:|---:|---|---:|"]
         for measurement, name, unit in rows:
             for server in (FLOE, EMBEDDED, REFERENCE):
                 run = self.run(server, measurement)
@@ -240,11 +243,13 @@ class Report:
                         f"| {name} | {LABELS[server]} | {fmt(run.rate)} {unit} | "
                         f"{fmt(run.mean_ms, 2)} ms | {fmt(run.p50_ms, 2)} ms | "
                         f"{fmt(run.p99_ms, 2)} ms | {run.requests:,} | {run.errors:,} | "
-                        f"{run.status_text()} |")
+                        f"{run.status_text()} | {self.load_at(server, measurement)} |")
         lines.append("")
         lines.append("Errors are what wrk counts: connection errors, timeouts and answers with a "
                      "status of 400 or above. Statuses are counted where the script looks at "
-                     "every answer (not on the hot loadTable, to keep the client cheap).")
+                     "every answer (not on the hot loadTable, to keep the client cheap). Load is "
+                     "the machine's 1-minute load average as the measurement started: on two "
+                     "cores, anything well above 2 means other work competed for the CPU.")
         return "\n".join(lines)
 
     def conditional_notes(self) -> str:
@@ -262,8 +267,8 @@ class Report:
         lines = [f"A page of {self.facts.get('page_size', '100')} tables from a namespace of N "
                  "tables, one client; p50 latency (mean in brackets).",
                  "",
-                 "| tables | server | first page | last page | last ÷ first |",
-                 "|---:|---|---:|---:|---:|"]
+                 "| tables | server | first page | last page | last ÷ first | load |",
+                 "|---:|---|---:|---:|---:|---:|"]
         for size in self.list_sizes:
             for server in (FLOE, REFERENCE):
                 first = self.run(server, f"list_{size}_first")
@@ -272,7 +277,8 @@ class Report:
                     lines.append(
                         f"| {size:,} | {LABELS[server]} | {fmt(first.p50_ms, 2)} ms "
                         f"({fmt(first.mean_ms, 2)}) | {fmt(last.p50_ms, 2)} ms "
-                        f"({fmt(last.mean_ms, 2)}) | {fmt(last.p50_ms / first.p50_ms, 2, '×')} |")
+                        f"({fmt(last.mean_ms, 2)}) | {fmt(last.p50_ms / first.p50_ms, 2, '×')} | "
+                        f"{self.load_at(server, f'list_{size}_first')} |")
         return "\n".join(lines)
 
     def method(self) -> str:

@@ -359,6 +359,7 @@ measure() {
   local report="$RESULTS/${server}__${measurement}.json"
   local output="$WORK/wrk-${server}-${measurement}.txt"
   rm -f "$report"
+  fact "load_${server}__${measurement}" "$(cut -d' ' -f1 /proc/loadavg)"
   { WRK_REPORT="$report" wrk -t"$threads" -c"$connections" -d"${seconds}s" \
       --timeout "$WRK_TIMEOUT" -s "$BENCH/wrk/$script" -H "$AUTH" "$@" "$url" > "$output" 2>&1 &&
     [ -s "$report" ]; } || { cat "$output" >&2; fail "wrk failed for $server $measurement"; }
