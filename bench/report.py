@@ -1,7 +1,9 @@
 """Turns one run of bench/run.sh into docs/benchmarks.md and the chart benchmarks.png.
 
-Inputs: a directory of wrk reports named SERVER__MEASUREMENT.json (written by bench/wrk/report.lua)
-and a facts file of key<TAB>value lines (the machine, the run, peak RSS).
+Inputs: a directory of wrk reports named SERVER__MEASUREMENT__rROUND.json (written by
+bench/wrk/common.lua) and a facts file of key<TAB>value lines (the machine, the run, peak RSS, the
+load average as each round started). Each figure is the server's best round of the measurement
+(the highest throughput): other work on the machine only ever slows a server down.
 
 Usage: python report.py --results DIR --facts FILE --output DIR
 """
@@ -27,10 +29,12 @@ CHART = "benchmarks.png"
 
 
 class Run:
-    """One measurement of one server: wrk's report with the figures derived from it."""
+    """One round of one measurement of one server: wrk's report and the figures derived from it."""
 
-    def __init__(self, report: dict):
+    def __init__(self, report: dict, round_number: int, load: str):
         self.report = report
+        self.round = round_number
+        self.load = load
         self.seconds = report["duration_us"] / 1e6
         self.requests = report["requests"]
         self.rate = self.requests / self.seconds if self.seconds else 0.0
@@ -47,11 +51,16 @@ class Run:
         return ", ".join(f"{n:,} × {status}" for status, n in sorted(self.statuses.items()))
 
 
-def load_runs(results: pathlib.Path) -> dict:
+def load_runs(results: pathlib.Path, facts: dict) -> dict:
+    """Every round of every measurement: (server, measurement) -> [Run, ...] in round order."""
     runs = {}
-    for path in sorted(results.glob("*__*.json")):
-        server, measurement = path.stem.split("__", 1)
-        runs[(server, measurement)] = Run(json.loads(path.read_text()))
+    for path in sorted(results.glob("*__*__r*.json")):
+        server, measurement, round_name = path.stem.split("__")
+        run = Run(json.loads(path.read_text()), int(round_name[1:]),
+                  facts.get(f"load_{path.stem}", "–"))
+        runs.setdefault((server, measurement), []).append(run)
+    for rounds in runs.values():
+        rounds.sort(key=lambda r: r.round)
     return runs
 
 
@@ -85,7 +94,13 @@ class Report:
         self.list_sizes = [int(s) for s in facts.get("list_sizes", "").split()]
 
     def run(self, server: str, measurement: str) -> Run | None:
-        return self.runs.get((server, measurement))
+        """The server's best round of the measurement: the one with the highest throughput."""
+        rounds = self.runs.get((server, measurement))
+        return max(rounds, key=lambda r: r.rate) if rounds else None
+
+    def round_rates(self, server: str, measurement: str) -> str:
+        return " / ".join(fmt(r.rate, 0 if r.rate >= 100 else 1)
+                          for r in self.runs.get((server, measurement), []))
 
     def ratio(self, measurement: str, attribute: str, inverse: bool = False) -> float | None:
         floe, reference = self.run(FLOE, measurement), self.run(REFERENCE, measurement)
@@ -97,7 +112,8 @@ class Report:
         return a / b if b else None
 
     def load_at(self, server: str, measurement: str) -> str:
-        return self.facts.get(f"load_{server}__{measurement}", "–")
+        run = self.run(server, measurement)
+        return run.load if run else "–"
 
     def peak_rss_mib(self, server: str) -> float | None:
         return mib(self.facts.get(f"rss_peak_kib_{server}"))
@@ -159,7 +175,7 @@ class Report:
         w("")
         w("Both servers run at the same time on one machine, on one PostgreSQL from Debian's "
           "packages (a database each), with local files, and are driven by the same client "
-          "(`wrk`) in the same run, one after the other for each measurement. Floe runs "
+          "(`wrk`) in the same run, taking turns for each measurement. Floe runs "
           "`java -jar bootstrap/target/floe.jar serve --database-url ...`; the reference is "
           "`org.apache.iceberg.rest.RESTCatalogServer` from `iceberg-open-api` 1.11.0 (test "
           "fixtures) with a `JdbcCatalog`, both with the JVM's default settings. Every request "
@@ -233,8 +249,8 @@ class Report:
              "ops/s"),
         ]
         lines = ["| measurement | server | throughput | mean | p50 | p99 | requests | errors |"
-                 " statuses | load |",
-                 "|---|---|---:|---:|---:|---:|---:|---:|---|---:|"]
+                 " statuses | load | every round |",
+                 "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
         for measurement, name, unit in rows:
             for server in (FLOE, EMBEDDED, REFERENCE):
                 run = self.run(server, measurement)
@@ -243,13 +259,16 @@ class Report:
                         f"| {name} | {LABELS[server]} | {fmt(run.rate)} {unit} | "
                         f"{fmt(run.mean_ms, 2)} ms | {fmt(run.p50_ms, 2)} ms | "
                         f"{fmt(run.p99_ms, 2)} ms | {run.requests:,} | {run.errors:,} | "
-                        f"{run.status_text()} | {self.load_at(server, measurement)} |")
+                        f"{run.status_text()} | {run.load} | "
+                        f"{self.round_rates(server, measurement)} |")
         lines.append("")
         lines.append("Errors are what wrk counts: connection errors, timeouts and answers with a "
                      "status of 400 or above. Statuses are counted where the script looks at "
-                     "every answer (not on the hot loadTable, to keep the client cheap). Load is "
-                     "the machine's 1-minute load average as the measurement started: on two "
-                     "cores, anything well above 2 means other work competed for the CPU.")
+                     "every answer (not on the hot loadTable, to keep the client cheap). Each row "
+                     "is the server's best round (highest throughput); *every round* lists the "
+                     "throughput of all rounds, in order. Load is the machine's 1-minute load "
+                     "average as the reported round started: on two cores, anything well above 2 "
+                     "means other work competed for the CPU.")
         return "\n".join(lines)
 
     def conditional_notes(self) -> str:
@@ -287,8 +306,10 @@ class Report:
             "## How it is measured",
             "",
             f"- Durations: {f.get('durations', '?')}. Both servers are warmed up first (hot "
-            "loads and commits), then each measurement runs on Floe and right after on the "
-            "reference.",
+            f"loads and commits), then each measurement runs in {f.get('rounds', '1')} "
+            "round(s), each round on Floe and right after on the reference, so that other work "
+            "on the machine falls on both alike. Each figure is the server's best round "
+            "(highest throughput), since other work only ever slows a server down.",
             f"- **loadTable, hot**: `{f.get('load_setting', '')}` GETs of one table for a fixed "
             "time. **With `If-None-Match`**: the same, sending the table's current `ETag`.",
             "- **createTable**: one connection creating uniquely named two-column tables in one "
@@ -408,7 +429,8 @@ def main():
     parser.add_argument("--output", type=pathlib.Path, required=True)
     args = parser.parse_args()
 
-    report = Report(load_runs(args.results), load_facts(args.facts))
+    facts = load_facts(args.facts)
+    report = Report(load_runs(args.results, facts), facts)
     args.output.mkdir(parents=True, exist_ok=True)
     chart(report, args.output / CHART)
     (args.output / "benchmarks.md").write_text(report.markdown())

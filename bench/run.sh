@@ -24,12 +24,15 @@ Usage: bash bench/run.sh [--quick] [--no-build] [--keep-work] [--output DIR]
 
   --quick       5-second runs and no 100k-table listing (for iterating; numbers are rough)
   --no-build    use the existing bootstrap/target/floe.jar instead of building it
+  --rounds N    run each measurement N times per server, alternating between the servers,
+                and report each server's best round (default 3; 1 with --quick)
   --keep-work   keep the scratch directory (server logs, raw wrk reports) after the run
   --output DIR  write benchmarks.md and benchmarks.png to DIR instead of docs/
 USAGE
 }
 
 QUICK=false
+ROUNDS_OPTION=""
 BUILD=true
 KEEP_WORK=false
 OUTPUT_DIR="$ROOT/docs"
@@ -38,6 +41,7 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=true ;;
     --no-build) BUILD=false ;;
     --keep-work) KEEP_WORK=true ;;
+    --rounds) ROUNDS_OPTION="$2"; shift ;;
     --output) OUTPUT_DIR="$(mkdir -p "$2" && cd "$2" && pwd)"; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; exit 2 ;;
@@ -50,10 +54,13 @@ done
 if $QUICK; then
   WARMUP_SECONDS=3; LOAD_SECONDS=5; OP_SECONDS=5; LIST_SECONDS=3
   LIST_SIZES=(1000 10000)
+  ROUNDS="${ROUNDS_OPTION:-1}"
 else
-  WARMUP_SECONDS=10; LOAD_SECONDS=30; OP_SECONDS=20; LIST_SECONDS=10
+  WARMUP_SECONDS=10; LOAD_SECONDS=10; OP_SECONDS=8; LIST_SECONDS=5
   LIST_SIZES=(1000 10000 100000)
+  ROUNDS="${ROUNDS_OPTION:-3}"
 fi
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { usage >&2; exit 2; }
 LOAD_THREADS=2; LOAD_CONNECTIONS=16   # the issue's hot-path setting: wrk -t2 -c16
 COMMITTERS=16                         # concurrent committers, one table each
 PAGE_SIZE=100                         # list-tables page size, first and last page
@@ -350,31 +357,49 @@ seed_listings() {
 }
 
 # --- measuring --------------------------------------------------------------------------------
+#
+# Each measurement runs in ROUNDS rounds, alternating between the servers (Floe, reference, Floe,
+# ...), so that other work on the machine falls on both alike; the report takes each server's
+# best round, since outside work only ever slows a server down.
+
+ROUND=1
 
 # measure SERVER MEASUREMENT THREADS CONNECTIONS SECONDS SCRIPT URL [wrk options...]
-# Runs wrk once and keeps its JSON report as results/SERVER__MEASUREMENT.json.
+# Runs wrk once and keeps its JSON report as results/SERVER__MEASUREMENT__rROUND.json.
 measure() {
   local server="$1" measurement="$2" threads="$3" connections="$4" seconds="$5" script="$6" url="$7"
   shift 7
-  local report="$RESULTS/${server}__${measurement}.json"
-  local output="$WORK/wrk-${server}-${measurement}.txt"
+  local name="${server}__${measurement}__r${ROUND}"
+  local report="$RESULTS/$name.json" output="$WORK/wrk-$name.txt"
   rm -f "$report"
-  fact "load_${server}__${measurement}" "$(cut -d' ' -f1 /proc/loadavg)"
-  { WRK_REPORT="$report" wrk -t"$threads" -c"$connections" -d"${seconds}s" \
-      --timeout "$WRK_TIMEOUT" -s "$BENCH/wrk/$script" -H "$AUTH" "$@" "$url" > "$output" 2>&1 &&
-    [ -s "$report" ]; } || { cat "$output" >&2; fail "wrk failed for $server $measurement"; }
+  fact "load_$name" "$(cut -d' ' -f1 /proc/loadavg)"
+  { BENCH_ROUND="$ROUND" WRK_REPORT="$report" wrk -t"$threads" -c"$connections" \
+      -d"${seconds}s" --timeout "$WRK_TIMEOUT" -s "$BENCH/wrk/$script" -H "$AUTH" "$@" "$url" \
+      > "$output" 2>&1 && [ -s "$report" ]; } ||
+    { cat "$output" >&2; fail "wrk failed for $server $measurement"; }
   # One line of progress; a run in which no request succeeded means the setup is broken.
-  python3 - "$report" "$server" "$measurement" <<'PY' || fail "$server $measurement: see $output"
+  python3 - "$report" "$server" "$measurement" "$ROUND" <<'PY' || fail "$name: see $output"
 import json, sys
 r = json.load(open(sys.argv[1]))
 seconds = r["duration_us"] / 1e6
 errors = sum(r["errors"].values())
-print(f"[bench]   {sys.argv[2]:<14} {sys.argv[3]:<18} {r['requests'] / seconds:9.1f} req/s"
+print(f"[bench]   {sys.argv[2]:<14} {sys.argv[3]:<18} r{sys.argv[4]}"
+      f" {r['requests'] / seconds:9.1f} req/s"
       f"  p50 {r['latency_us']['p50'] / 1000:8.2f} ms  p99 {r['latency_us']['p99'] / 1000:8.2f} ms"
       f"  errors {errors}  {r['statuses'] or ''}")
 if r["requests"] == 0 or errors >= r["requests"]:
     sys.exit(f"no request succeeded: {r}")
 PY
+}
+
+# in_rounds MEASUREMENT: runs `MEASUREMENT SERVER BASE-URL` on Floe and on the reference, in turn,
+# ROUNDS times.
+in_rounds() {
+  local measurement="$1"
+  for ROUND in $(seq 1 "$ROUNDS"); do
+    "$measurement" floe "$FLOE_BASE"
+    "$measurement" reference "$REF_BASE"
+  done
 }
 
 warm_up() {
@@ -390,43 +415,50 @@ etag_of() {
     awk 'tolower($1) == "etag:" { sub(/^[^:]*: */, ""); print }'
 }
 
-measure_hot_load() {
+hot_load() {
   local server="$1" base="$2"
   measure "$server" load_hot "$LOAD_THREADS" "$LOAD_CONNECTIONS" "$LOAD_SECONDS" load.lua \
     "$base/namespaces/hot/tables/t"
 }
 
-measure_conditional_load() {
+conditional_load() {
   local server="$1" base="$2" url="$2/namespaces/hot/tables/t" etag
   etag="$(etag_of "$url")"
-  fact "etag_$server" "${etag:-none}"
+  [ "$ROUND" != 1 ] || fact "etag_$server" "${etag:-none}"
   # Without an ETag to send back, a client would send whatever it has: any value does.
   measure "$server" load_conditional "$LOAD_THREADS" "$LOAD_CONNECTIONS" "$LOAD_SECONDS" \
     conditional.lua "$url" -H "If-None-Match: ${etag:-\"none\"}"
 }
 
-measure_writes() {
-  local server="$1" base="$2"
-  measure "$server" create_sequential 1 1 "$OP_SECONDS" create.lua "$base/namespaces/creates/tables"
-  measure "$server" commit_sequential 1 1 "$OP_SECONDS" commit.lua \
-    "$base/namespaces/sequential/tables/"
-  measure "$server" commit_concurrent "$COMMITTERS" "$COMMITTERS" "$OP_SECONDS" commit.lua \
-    "$base/namespaces/concurrent/tables/"
+sequential_create() {
+  measure "$1" create_sequential 1 1 "$OP_SECONDS" create.lua "$2/namespaces/creates/tables"
 }
 
-# The page token of the last page of PAGE_SIZE tables, found by following each server's own
-# nextPageToken (never by building one), in pages of at most `cap` tables.
+sequential_commit() {
+  measure "$1" commit_sequential 1 1 "$OP_SECONDS" commit.lua "$2/namespaces/sequential/tables/"
+}
+
+concurrent_commits() {
+  measure "$1" commit_concurrent "$COMMITTERS" "$COMMITTERS" "$OP_SECONDS" commit.lua \
+    "$2/namespaces/concurrent/tables/"
+}
+
+# The URL of the last page of PAGE_SIZE tables, found by following the server's own
+# next-page-tokens (never by building one), in pages as large as the server serves: Floe caps a
+# page at 1,000 tables, the reference does not cap.
 last_page_url() {
-  python3 "$BENCH/last_page.py" --token "$TOKEN" --page-size "$PAGE_SIZE" --total "$2" \
-    --cap "$3" "$1"
+  local server="$1" url="$2" total="$3" cap=1000000
+  [ "$server" != floe ] || cap=1000
+  python3 "$BENCH/last_page.py" --token "$TOKEN" --page-size "$PAGE_SIZE" --total "$total" \
+    --cap "$cap" "$url"
 }
 
-measure_listing() {
-  local server="$1" base="$2" cap="$3" size url
+listing() {
+  local server="$1" base="$2" size url
   for size in "${LIST_SIZES[@]}"; do
     url="$base/namespaces/list_$size/tables?pageSize=$PAGE_SIZE"
     measure "$server" "list_${size}_first" 1 1 "$LIST_SECONDS" load.lua "$url"
-    url="$(last_page_url "$url" "$size" "$cap")" || fail "no last page for $server list_$size"
+    url="$(last_page_url "$server" "$url" "$size")" || fail "no last page for $server list_$size"
     measure "$server" "list_${size}_last" 1 1 "$LIST_SECONDS" load.lua "$url"
   done
 }
@@ -453,8 +485,9 @@ record_facts() {
   fact java "$(java -version 2>&1 | head -n 1)"
   fact wrk "$(wrk -v 2>&1 | head -n 1 | awk '{print $1, $2}')"
   fact quick "$QUICK"
-  fact durations "$(printf 'warm-up %ss, loads %ss, writes %ss, list pages %ss each' \
+  fact durations "$(printf 'warm-up %ss; per round: loads %ss, writes %ss, list pages %ss' \
     "$WARMUP_SECONDS" "$LOAD_SECONDS" "$OP_SECONDS" "$LIST_SECONDS")"
+  fact rounds "$ROUNDS"
   fact list_sizes "${LIST_SIZES[*]}"
   fact page_size "$PAGE_SIZE"
   fact committers "$COMMITTERS"
@@ -485,28 +518,28 @@ main() {
 
   start_floe floe --database-url "jdbc:postgresql://127.0.0.1:$PG_PORT/floe" \
     --database-user bench --database-password bench
-  local floe_pid="$FLOE_PID" floe_base="$FLOE_BASE"
+  local floe_pid="$FLOE_PID"
   start_reference
-  prepare_catalog "$floe_base"
+  prepare_catalog "$FLOE_BASE"
   prepare_catalog "$REF_BASE"
   seed_listings
 
   log "warming up both servers (${WARMUP_SECONDS}s of loads and commits each)"
-  warm_up "$floe_base"
+  warm_up "$FLOE_BASE"
   warm_up "$REF_BASE"
 
   log "loadTable, hot"
-  measure_hot_load floe "$floe_base"
-  measure_hot_load reference "$REF_BASE"
+  in_rounds hot_load
   log "loadTable with If-None-Match"
-  measure_conditional_load floe "$floe_base"
-  measure_conditional_load reference "$REF_BASE"
-  log "createTable and commits"
-  measure_writes floe "$floe_base"
-  measure_writes reference "$REF_BASE"
+  in_rounds conditional_load
+  log "createTable, one client"
+  in_rounds sequential_create
+  log "commits, one client"
+  in_rounds sequential_commit
+  log "commits, $COMMITTERS clients on as many tables"
+  in_rounds concurrent_commits
   log "list-tables, first and last page of $PAGE_SIZE"
-  measure_listing floe "$floe_base" 1000
-  measure_listing reference "$REF_BASE" 1000000
+  in_rounds listing
   record_peak_rss floe "$floe_pid"
   record_peak_rss reference "$REF_PID"
   stop_pid "$floe_pid"
@@ -517,7 +550,7 @@ main() {
   create_namespace "$FLOE_BASE" hot; create_table "$FLOE_BASE" hot t
   create_namespace "$FLOE_BASE" sequential; create_table "$FLOE_BASE" sequential c01
   warm_up "$FLOE_BASE"
-  measure_hot_load floe-embedded "$FLOE_BASE"
+  for ROUND in $(seq 1 "$ROUNDS"); do hot_load floe-embedded "$FLOE_BASE"; done
   record_peak_rss floe-embedded "$FLOE_PID"
   stop_pid "$FLOE_PID"
 
