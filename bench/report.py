@@ -111,6 +111,15 @@ class Report:
             a, b = b, a
         return a / b if b else None
 
+    def busy(self) -> bool:
+        """Whether other work loaded the machine beyond its cores at the start or the end."""
+        try:
+            cores = int(self.facts["cores"])
+            loads = [float(self.facts[k].split()[0]) for k in ("load_start", "load_end")]
+        except (KeyError, ValueError, IndexError):
+            return False
+        return max(loads) > cores
+
     def load_at(self, server: str, measurement: str) -> str:
         run = self.run(server, measurement)
         return run.load if run else "–"
@@ -172,6 +181,15 @@ class Report:
         if f.get("quick") == "true":
             w("")
             w("**This is a quick run** (short durations, no 100k listing): its numbers are rough.")
+        if self.busy():
+            w("")
+            w(f"**The machine was busy during this run**: a load average of "
+              f"{f.get('load_start', '?').split()[0]} at the start and "
+              f"{f.get('load_end', '?').split()[0]} at the end on {f.get('cores', '?')} cores, so "
+              "other work competed with the servers, PostgreSQL and the client for the CPU, "
+              "and it need not slow both servers alike (a request that makes more PostgreSQL "
+              "round trips waits for a core more often). The figures and the ratios are "
+              "disturbed: rerun on a quiet machine to compare.")
         w("")
         w("Both servers run at the same time on one machine, on one PostgreSQL from Debian's "
           "packages (a database each), with local files, and are driven by the same client "
@@ -415,8 +433,11 @@ def chart(report: Report, path: pathlib.Path):
     figure.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.955), ncol=3,
                   fontsize=9, frameon=False)
     quick = " (quick run)" if report.facts.get("quick") == "true" else ""
+    load = (f"load average {report.facts.get('load_start', '?').split()[0]} at start, "
+            f"{report.facts.get('load_end', '?').split()[0]} at end")
     figure.suptitle(f"Floe vs Iceberg's reference REST server — {report.facts.get('date', '')}, "
-                    f"commit {report.facts.get('commit', '')}{quick}", fontsize=11, y=0.99)
+                    f"commit {report.facts.get('commit', '')}{quick}; {load} "
+                    f"({report.facts.get('cores', '?')} cores)", fontsize=11, y=0.99)
     figure.tight_layout(rect=(0, 0, 1, 0.92))
     figure.savefig(path, dpi=110)
     plt.close(figure)
