@@ -16,11 +16,10 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BENCH="$ROOT/bench"
-cd "$ROOT"
 
 usage() {
   cat <<'USAGE'
-Usage: bash bench/run.sh [--quick] [--no-build] [--keep-work] [--output DIR]
+Usage: bash bench/run.sh [--quick] [--rounds N] [--no-build] [--keep-work] [--output DIR]
 
   --quick       5-second runs and no 100k-table listing (for iterating; numbers are rough)
   --no-build    use the existing bootstrap/target/floe.jar instead of building it
@@ -48,6 +47,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+cd "$ROOT"   # --output was resolved from the caller's directory; the rest is the repository's
 
 # --- what is measured, and for how long -------------------------------------------------------
 
