@@ -241,16 +241,11 @@ public final class TableService implements IcebergTablesUseCase {
     TableName name = FlatIdentifiers.tableName(request.name());
     TableIdentifier identifier = TableIdentifier.of(namespaceId, request.name());
     BucketConfig bucket = locator.bucket(namespace.bucketId());
-    String namespaceUri = bucket.uriOf(namespace.prefix());
     // Only metadata inside the namespace's own prefix may be registered: the org owns it.
-    TableLocations.requireWithin(bucket, namespaceUri, "metadata file", request.metadataLocation());
-    if (!files.exists(bucket, request.metadataLocation())) {
-      throw new BadRequestException("Metadata file does not exist: %s", request.metadataLocation());
-    }
-    TableMetadata metadata = files.readTable(bucket, request.metadataLocation());
-    TableLocations.requireWithin(bucket, namespaceUri, metadata);
-    StorageLocation location = new StorageLocation(bucket.id(),
-        TableLocations.pathIn(bucket, metadata.location()));
+    RegistrationSource.Table source = RegistrationSource.table(files, bucket,
+        bucket.uriOf(namespace.prefix()), request.metadataLocation());
+    TableMetadata metadata = source.metadata();
+    StorageLocation location = new StorageLocation(bucket.id(), source.location());
     Optional<ResolvedObject> existing = locator.find(context, identifier);
     if (existing.isPresent()) {
       if (!request.overwrite() || existing.get().object().kind() != CatalogObject.Kind.TABLE) {

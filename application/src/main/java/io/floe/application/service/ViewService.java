@@ -21,7 +21,6 @@ import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
-import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.rest.requests.CreateViewRequest;
@@ -147,20 +146,18 @@ public final class ViewService implements IcebergViewsUseCase {
     BucketConfig bucket = locator.bucket(namespace.bucketId());
     String namespaceUri = bucket.uriOf(namespace.prefix());
     // Only metadata inside the namespace's own prefix may be registered: the org owns it.
-    TableLocations.requireWithin(bucket, namespaceUri, "metadata file", request.metadataLocation());
+    TableLocations.requireWithin(bucket, namespaceUri, RegistrationSource.FIELD,
+        request.metadataLocation());
     locator.find(context, identifier).ifPresent(existing -> {
       throw existing.object().kind() == CatalogObject.Kind.VIEW
           ? new AlreadyExistsException("View already exists: %s", identifier)
           : new AlreadyExistsException("Table with same name already exists: %s", identifier);
     });
-    if (!files.exists(bucket, request.metadataLocation())) {
-      throw new BadRequestException("Metadata file does not exist: %s", request.metadataLocation());
-    }
-    ViewMetadata metadata = files.readView(bucket, request.metadataLocation());
-    TableLocations.requireWithin(bucket, namespaceUri, metadata);
+    RegistrationSource.View source = RegistrationSource.view(files, bucket, namespaceUri,
+        request.metadataLocation());
+    ViewMetadata metadata = source.metadata();
     Instant now = clock.instant();
-    StorageLocation location =
-        new StorageLocation(bucket.id(), TableLocations.pathIn(bucket, metadata.location()));
+    StorageLocation location = new StorageLocation(bucket.id(), source.location());
     if (!objects.insert(new CatalogObject(ids.newId(), namespace.id(), name,
         CatalogObject.Kind.VIEW, request.metadataLocation(), location, false, now, now))) {
       throw new AlreadyExistsException("View already exists: %s", identifier);
