@@ -20,16 +20,19 @@ import io.floe.adapters.rest.management.AccessManagementRoutes;
 import io.floe.adapters.rest.management.OrgAdministrationRoutes;
 import io.floe.adapters.rest.management.OrgRoutes;
 import io.floe.adapters.storage.StorageAdapters;
+import io.floe.adapters.storage.local.LocalPaths;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.in.BucketSpec;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.IdentityTokens;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.Operators;
 import io.floe.application.service.AccessManagementService;
 import io.floe.application.service.AuthenticationService;
 import io.floe.application.service.CatalogLocator;
 import io.floe.application.service.IdempotencyService;
+import io.floe.application.service.LocalBucketPlacement;
 import io.floe.application.service.OrgAdministrationService;
 import io.floe.application.service.OrgProvisioningService;
 import io.floe.application.service.PrefixClaimer;
@@ -97,13 +100,19 @@ public final class FloeServer implements AutoCloseable {
     CatalogLocator locator = new CatalogLocator(orgs, namespaces, objects, policy);
     TablePlacement placement = new TablePlacement(orgs, claimer, ids);
 
-    this.provisioning = new OrgProvisioningService(orgs, principals, database, ids, clock);
+    LocalBucketPlacement localBuckets = new LocalBucketPlacement(
+        settings.localBucketRoots().stream().map(Path::toString).toList(), orgs,
+        new LocalPaths());
+    Operators operators = new Operators(orgs, principals, policy, settings.org());
+    this.provisioning = new OrgProvisioningService(orgs, principals, database, ids, clock,
+        localBuckets);
     JooqIdentityDirectory identities = new JooqIdentityDirectory(database);
     AuthenticationService authentication = new AuthenticationService(principals, orgs, clock,
         settings.oidc().<IdentityTokens>map(JwksIdentityTokens::new).orElse(IdentityTokens.NONE),
         identities::findByExternalId);
     NamespaceModule namespaceModule = new NamespaceModule(database, orgs, namespaces, claimer,
-        storage, ids, clock, policy, settings.namespaceRecoveryPeriod(), probe);
+        storage, ids, clock, policy, settings.namespaceRecoveryPeriod(), probe, operators,
+        localBuckets);
     TableService tables = new TableService(locator, objects, metadataFiles, placement, database,
         ids, clock, policy, storage, storage);
     ViewService views = new ViewService(locator, objects, metadataFiles, placement, database, ids,
@@ -127,8 +136,7 @@ public final class FloeServer implements AutoCloseable {
             new OrgRoutes(authentication,
                 new OrgDirectoryService(new JooqOrgMembershipDirectory(database))),
             new OrgAdministrationRoutes(authentication, new OrgAdministrationService(
-                provisioning, orgs, principals, policy, settings.org(),
-                this::localDefaultBucket))));
+                provisioning, orgs, operators, this::localDefaultBucket))));
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */
@@ -168,17 +176,17 @@ public final class FloeServer implements AutoCloseable {
   }
 
   /**
-   * The default bucket of an org an operator creates without one: {@code <data dir>/buckets/<org>}.
-   * The bootstrap org's own bucket is {@code <data dir>/buckets/default}, so an org named
-   * {@code default} must bring a bucket of its own.
+   * The default bucket of an org an operator creates without one: {@code <first local bucket
+   * root>/<org>}, by default {@code <data dir>/buckets/<org>}. The bootstrap org's own bucket is
+   * {@code <data dir>/buckets/default}, so an org named {@code default} must bring a bucket of its
+   * own. The directory is created when the org is, if its placement is allowed.
    */
   private BucketSpec localDefaultBucket(OrgName org) {
-    Path directory = settings.dataDir().resolve("buckets").resolve(org.value());
+    Path directory = settings.localBucketRoots().get(0).resolve(org.value());
     if (directory.equals(settings.defaultBucketDir())) {
       throw new IllegalArgumentException("the local directory of org '" + org + "' would be the "
           + "bootstrap org's default bucket; give it a default_bucket");
     }
-    createDirectories(directory);
     return BucketSpec.local("default", directory.toAbsolutePath().toString());
   }
 
@@ -240,11 +248,8 @@ public final class FloeServer implements AutoCloseable {
     }
   }
 
+  /** Creates a directory of the server's, and its missing parents, 0750: not world-readable. */
   private static void createDirectories(Path directory) {
-    try {
-      Files.createDirectories(directory);
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not create " + directory, e);
-    }
+    LocalPaths.createDirectories(directory);
   }
 }

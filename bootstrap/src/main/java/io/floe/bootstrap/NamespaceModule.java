@@ -17,8 +17,10 @@ import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.Operators;
 import io.floe.application.service.BucketManagementService;
 import io.floe.application.service.CreationRepair;
+import io.floe.application.service.LocalBucketPlacement;
 import io.floe.application.service.NamespaceCleanup;
 import io.floe.application.service.NamespaceCreation;
 import io.floe.application.service.NamespaceDeletion;
@@ -43,7 +45,8 @@ final class NamespaceModule {
 
   NamespaceModule(Database database, JooqOrgStore orgs, JooqNamespaceStore namespaces,
       PrefixClaimer claimer, BucketStorageProvider storage, IdGenerator ids, Clock clock,
-      AccessPolicy policy, Duration recoveryPeriod, LifecycleProbe probe) {
+      AccessPolicy policy, Duration recoveryPeriod, LifecycleProbe probe, Operators operators,
+      LocalBucketPlacement localBuckets) {
     JooqNameRegistry names = new JooqNameRegistry(database);
     JooqPrefixClaimStore claims = new JooqPrefixClaimStore(database);
     JooqPendingCreationStore pending = new JooqPendingCreationStore(database);
@@ -59,7 +62,8 @@ final class NamespaceModule {
         new JooqNamespaceDirectory(database), lifecycle, database, clock, policy);
     this.cleanup = new NamespaceCleanup(lifecycle, namespaces, names, claims, orgs, storage,
         repair, database, clock, probe, policy, new JooqDroppedTableClaimStore(database));
-    this.buckets = new BucketManagementService(orgs, database, ids, policy);
+    this.buckets = new BucketManagementService(orgs, database, ids, policy, operators,
+        localBuckets);
   }
 
   /** The routes; the on-demand cleanup runs the whole pass, repos included. */

@@ -115,7 +115,7 @@ public final class LocalBucketStorage implements BucketStorage {
     lock.lock();
     try (FileChannel lockFile = FileChannel.open(lockFileOf(key),
         Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
-        LocalRoot.fileAttributes());
+        LocalPaths.fileAttributes());
         FileLock ignored = lockFile.lock()) {
       Optional<StoredObject> current = get(key);
       if (current.isEmpty() || !current.get().version().equals(expectedVersion)) {
@@ -226,8 +226,8 @@ public final class LocalBucketStorage implements BucketStorage {
     Path temp = temps.resolve(UUID.randomUUID().toString());
     try (var out = Files.newByteChannel(temp, Set.of(StandardOpenOption.CREATE_NEW,
         StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
-        LocalRoot.fileAttributes())) {
-      LocalRoot.restrict(temp, LocalRoot.FILE_MODE);
+        LocalPaths.fileAttributes())) {
+      LocalPaths.restrict(temp, LocalPaths.FILE_MODE);
       ByteBuffer buffer = ByteBuffer.wrap(data);
       while (buffer.hasRemaining()) {
         out.write(buffer);

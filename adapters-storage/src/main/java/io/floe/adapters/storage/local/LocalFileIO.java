@@ -127,8 +127,8 @@ public final class LocalFileIO implements FileIO {
     options.add(StandardOpenOption.WRITE);
     options.add(LinkOption.NOFOLLOW_LINKS);
     try {
-      FileChannel channel = FileChannel.open(file, options, LocalRoot.fileAttributes());
-      LocalRoot.restrict(file, LocalRoot.FILE_MODE);
+      FileChannel channel = FileChannel.open(file, options, LocalPaths.fileAttributes());
+      LocalPaths.restrict(file, LocalPaths.FILE_MODE);
       return new ChannelOutputStream(channel);
     } catch (FileAlreadyExistsException e) {
       throw new AlreadyExistsException("File already exists: %s", location);
