@@ -28,6 +28,9 @@ public record CanonicalLocation(String scheme, String authority, StoragePath pat
 
   public static final String FILE_SCHEME = "file";
 
+  /** How much of a refused location a message repeats. */
+  private static final int MESSAGE_LENGTH = 512;
+
   private static final Pattern SCHEME = Pattern.compile("[a-z][a-z0-9+.-]*");
   private static final Pattern AUTHORITY = Pattern.compile("[A-Za-z0-9._-]+");
   /** ASCII that a URI path may hold unencoded (RFC 3986 pchar and '/'), less ';'. */
@@ -193,7 +196,7 @@ public record CanonicalLocation(String scheme, String authority, StoragePath pat
   }
 
   private static NonCanonicalLocationException refused(String raw, String reason) {
-    return new NonCanonicalLocationException("'" + Names.printable(raw)
+    return new NonCanonicalLocationException("'" + Names.printable(raw, MESSAGE_LENGTH)
         + "' is not a canonical location: " + reason);
   }
 

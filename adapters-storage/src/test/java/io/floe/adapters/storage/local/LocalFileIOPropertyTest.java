@@ -90,7 +90,7 @@ class LocalFileIOPropertyTest {
         .map(steps -> table + String.join("", steps) + "/" + UUID.randomUUID() + ".json");
   }
 
-  @Property(tries = 1_500)
+  @Property(tries = 500)
   void nothingOutsideTheBucketIsEverWritten(@ForAll("locations") String location) {
     String outcome;
     try (PositionOutputStream out = io.newOutputFile(location).create()) {
