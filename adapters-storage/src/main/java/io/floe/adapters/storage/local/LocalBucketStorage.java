@@ -45,6 +45,7 @@ public final class LocalBucketStorage implements BucketStorage {
   private final LocalRoot local;
   private final Path root;
   private final ConcurrentHashMap<String, ReentrantLock> keyLocks = new ConcurrentHashMap<>();
+  private final Set<Path> checkedHousekeeping = ConcurrentHashMap.newKeySet();
 
   public LocalBucketStorage(Path root) {
     this.local = new LocalRoot(root);
@@ -58,7 +59,7 @@ public final class LocalBucketStorage implements BucketStorage {
   @Override
   public Optional<StoredObject> get(StoragePath key) {
     try {
-      byte[] data = Files.readAllBytes(fileOf(key));
+      byte[] data = Files.readAllBytes(existingFileOf(key));
       return Optional.of(new StoredObject(data, versionOf(data)));
     } catch (NoSuchFileException e) {
       return Optional.empty();
@@ -69,8 +70,9 @@ public final class LocalBucketStorage implements BucketStorage {
 
   @Override
   public Optional<byte[]> getRange(StoragePath key, long offset, int length) {
-    try (InputStream in = Files.newInputStream(fileOf(key))) {
-      in.skipNBytes(Math.min(offset, Files.size(fileOf(key))));
+    Path file = existingFileOf(key);
+    try (InputStream in = Files.newInputStream(file)) {
+      in.skipNBytes(Math.min(offset, Files.size(file)));
       return Optional.of(in.readNBytes(length));
     } catch (NoSuchFileException e) {
       return Optional.empty();
@@ -133,7 +135,7 @@ public final class LocalBucketStorage implements BucketStorage {
 
   @Override
   public boolean exists(StoragePath key) {
-    return Files.isRegularFile(fileOf(key));
+    return Files.isRegularFile(existingFileOf(key));
   }
 
   @Override
@@ -161,7 +163,7 @@ public final class LocalBucketStorage implements BucketStorage {
   @Override
   public void delete(StoragePath key) {
     try {
-      Files.deleteIfExists(fileOf(key));
+      Files.deleteIfExists(existingFileOf(key));
     } catch (IOException e) {
       throw failure("delete", key, e);
     }
@@ -206,6 +208,14 @@ public final class LocalBucketStorage implements BucketStorage {
     return file;
   }
 
+  /** Resolves a key to read or delete: checked like {@link #fileOf}, creating nothing. */
+  private Path existingFileOf(StoragePath key) {
+    if (key.isRoot()) {
+      throw new IllegalArgumentException("an object key must not be empty");
+    }
+    return directoryOf(key);
+  }
+
   private Path directoryOf(StoragePath prefix) {
     return local.resolve(prefix);
   }
@@ -214,15 +224,26 @@ public final class LocalBucketStorage implements BucketStorage {
     return new StoragePath(root.relativize(file).toString().replace('\\', '/'));
   }
 
+  /**
+   * A directory of Floe's own bookkeeping, created and checked once: nothing but this adapter
+   * writes there, so one check per bucket and process is enough.
+   */
+  private Path housekeeping(String name) {
+    Path directory = root.resolve(HOUSEKEEPING_DIR).resolve(name);
+    if (!checkedHousekeeping.contains(directory)) {
+      local.createDirectories(directory);
+      checkedHousekeeping.add(directory);
+    }
+    return directory;
+  }
+
   private Path lockFileOf(StoragePath key) throws IOException {
-    Path locks = root.resolve(HOUSEKEEPING_DIR).resolve("locks");
-    local.createDirectories(locks);
+    Path locks = housekeeping("locks");
     return locks.resolve(versionOf(key.value().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
   }
 
   private Path writeTemp(byte[] data) throws IOException {
-    Path temps = root.resolve(HOUSEKEEPING_DIR).resolve("tmp");
-    local.createDirectories(temps);
+    Path temps = housekeeping("tmp");
     Path temp = temps.resolve(UUID.randomUUID().toString());
     try (var out = Files.newByteChannel(temp, Set.of(StandardOpenOption.CREATE_NEW,
         StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),

@@ -63,8 +63,8 @@ public final class LocalPaths implements LocalDirectories {
     return real;
   }
 
-  /** Creates {@code directory} and its missing parents, each 0750. */
-  public static void createDirectories(Path directory) {
+  /** Creates {@code directory} and its missing parents, each 0750; false if none was missing. */
+  public static boolean createDirectories(Path directory) {
     Deque<Path> missing = new ArrayDeque<>();
     for (Path p = directory.toAbsolutePath().normalize();
         p != null && !Files.exists(p, LinkOption.NOFOLLOW_LINKS); p = p.getParent()) {
@@ -80,6 +80,7 @@ public final class LocalPaths implements LocalDirectories {
         throw new StorageException("could not create directory " + p + ": " + e.getMessage(), e);
       }
     }
+    return !missing.isEmpty();
   }
 
   static FileAttribute<?>[] fileAttributes() {

@@ -10,6 +10,12 @@ import java.nio.file.Path;
  */
 final class LocalRoot {
   private final Path root;
+  /**
+   * The root's real path, once the root exists. Kept, because it is half of every check: if the
+   * directory were later replaced by a link, what lies behind the link would not match it and
+   * would be refused, so keeping it can refuse more but never less.
+   */
+  private volatile Path realRoot;
 
   LocalRoot(Path root) {
     this.root = root.toAbsolutePath().normalize();
@@ -34,14 +40,29 @@ final class LocalRoot {
    * root's real path.
    */
   void requireInside(Path path) {
-    if (!LocalPaths.realPath(path).startsWith(LocalPaths.realPath(root))) {
+    if (!LocalPaths.realPath(path).startsWith(realRoot())) {
       // The real path is not named: it would tell a caller where a link points.
       throw new RefusedLocationException("'" + path + "' resolves outside the local bucket "
           + root);
     }
   }
 
-  /** Creates {@code directory} and its missing parents, each 0750, and checks where it ended. */
+  private Path realRoot() {
+    Path known = realRoot;
+    if (known != null) {
+      return known;
+    }
+    Path real = LocalPaths.realPath(root);
+    if (java.nio.file.Files.isDirectory(root)) {
+      realRoot = real;
+    }
+    return real;
+  }
+
+  /**
+   * Creates {@code directory} and its missing parents, each 0750, and checks where it ended up.
+   * An existing directory is checked too: it may be a link.
+   */
   void createDirectories(Path directory) {
     LocalPaths.createDirectories(directory);
     requireInside(directory);
