@@ -1,22 +1,19 @@
 package io.floe.adapters.storage.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.adapters.storage.PrefixConfinement;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.out.BucketStorage;
-import io.floe.application.port.out.RefusedLocationException;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.StoragePath;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,26 +70,6 @@ class S3MetadataFileIoTest {
 
   @Test
   void nothingOutsideTheConfiguredPrefixIsOpenedWrittenOrListed() {
-    BucketConfig prefixed = new BucketConfig(UUID.randomUUID(), bucket.orgId(),
-        bucket.nickname(), bucket.platform(), bucket.bucket(), new StoragePath("floe"),
-        bucket.endpoint(), bucket.region(), bucket.pathStyle(), bucket.credentials(), false);
-    FileIO io = adapters.fileIo(prefixed);
-    for (String location : new String[] {
-        "s3://warehouse/floe/../escaped/x.json", "s3://warehouse/floe/%2e%2e/escaped/x.json",
-        "s3://warehouse/floe/./x.json", "s3://warehouse/floe//x.json",
-        "s3://warehouse/escaped/x.json", "s3://other/floe/x.json",
-        "S3://warehouse/floe/x.json", "s3a://warehouse/floe/x.json"}) {
-      assertThatThrownBy(
-          () -> io.newOutputFile(location).createOrOverwrite().close()).as(location)
-          .isInstanceOf(RefusedLocationException.class);
-    }
-    var storage = adapters.open(prefixed);
-    assertThatThrownBy(
-        () -> storage.put(new StoragePath("escaped/x.json"), new byte[1]))
-        .isInstanceOf(RefusedLocationException.class);
-    assertThatThrownBy(
-        () -> storage.list(StoragePath.root(), 10))
-        .isInstanceOf(RefusedLocationException.class);
-    assertThat(adapters.open(bucket).list(new StoragePath("escaped"), 10)).isEmpty();
+    PrefixConfinement.show(adapters, bucket, "s3");
   }
 }
