@@ -21,6 +21,7 @@ import io.floe.adapters.rest.management.AccessManagementRoutes;
 import io.floe.adapters.rest.management.OrgAdministrationRoutes;
 import io.floe.adapters.rest.management.OrgRoutes;
 import io.floe.adapters.storage.StorageAdapters;
+import io.floe.adapters.storage.local.LocalPaths;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.model.BucketSpec;
 import io.floe.application.port.out.IdGenerator;
@@ -31,6 +32,8 @@ import io.floe.application.service.access.AuthenticationService;
 import io.floe.application.service.org.OrgAdministrationService;
 import io.floe.application.service.org.OrgProvisioningService;
 import io.floe.application.service.lifecycle.PrefixClaimer;
+import io.floe.application.security.Operators;
+import io.floe.application.service.org.LocalBucketPlacement;
 import io.floe.application.service.ReadinessService;
 import io.floe.application.service.access.GrantService;
 import io.floe.application.service.access.MemberService;
@@ -99,7 +102,12 @@ public final class FloeServer implements AutoCloseable {
     CatalogLocator locator = new CatalogLocator(orgs, namespaces, objects, policy);
     TablePlacement placement = new TablePlacement(orgs, claimer, ids, storage);
 
-    this.provisioning = new OrgProvisioningService(orgs, principals, database, ids, clock);
+    LocalBucketPlacement localBuckets = new LocalBucketPlacement(
+        settings.localBucketRoots().stream().map(Path::toString).toList(), orgs,
+        new LocalPaths());
+    Operators operators = new Operators(orgs, principals, policy, settings.org());
+    this.provisioning = new OrgProvisioningService(orgs, principals, database, ids, clock,
+        localBuckets);
     JooqIdentityDirectory identities = new JooqIdentityDirectory(database);
     AuthenticationService authentication = new AuthenticationService(principals, orgs, clock,
         settings.oidc().<IdentityTokens>map(JwksIdentityTokens::new).orElse(IdentityTokens.NONE),
@@ -109,7 +117,7 @@ public final class FloeServer implements AutoCloseable {
     LifecycleModule lifecycle = new LifecycleModule(database, orgs, namespaces, claimer, storage,
         clock, policy, settings.namespaceRecoveryPeriod(), probe, publisher);
     NamespaceModule namespaceModule = new NamespaceModule(database, orgs, namespaces, lifecycle,
-        ids, clock, policy, publisher);
+        ids, clock, policy, publisher, operators, localBuckets);
     CatalogModule catalog = new CatalogModule(objects, locator, policy, metadataFiles, placement,
         publisher, database, storage, storage, ids, clock);
     RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, ids, clock,
@@ -132,8 +140,7 @@ public final class FloeServer implements AutoCloseable {
             new OrgRoutes(authentication,
                 new OrgDirectoryService(new JooqOrgMembershipDirectory(database))),
             new OrgAdministrationRoutes(authentication, new OrgAdministrationService(
-                provisioning, orgs, principals, policy, settings.org(),
-                this::localDefaultBucket))));
+                provisioning, orgs, operators, this::localDefaultBucket))));
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */
@@ -173,17 +180,17 @@ public final class FloeServer implements AutoCloseable {
   }
 
   /**
-   * The default bucket of an org an operator creates without one: {@code <data dir>/buckets/<org>}.
-   * The bootstrap org's own bucket is {@code <data dir>/buckets/default}, so an org named
-   * {@code default} must bring a bucket of its own.
+   * The default bucket of an org an operator creates without one: {@code <first local bucket
+   * root>/<org>}, by default {@code <data dir>/buckets/<org>}. The bootstrap org's own bucket is
+   * {@code <data dir>/buckets/default}, so an org named {@code default} must bring a bucket of its
+   * own. The directory is created when the org is, if its placement is allowed.
    */
   private BucketSpec localDefaultBucket(OrgName org) {
-    Path directory = settings.dataDir().resolve("buckets").resolve(org.value());
+    Path directory = settings.localBucketRoots().get(0).resolve(org.value());
     if (directory.equals(settings.defaultBucketDir())) {
       throw new IllegalArgumentException("the local directory of org '" + org + "' would be the "
           + "bootstrap org's default bucket; give it a default_bucket");
     }
-    createDirectories(directory);
     return BucketSpec.local("default", directory.toAbsolutePath().toString());
   }
 
@@ -245,11 +252,8 @@ public final class FloeServer implements AutoCloseable {
     }
   }
 
+  /** Creates a directory of the server's, and its missing parents, 0750: not world-readable. */
   private static void createDirectories(Path directory) {
-    try {
-      Files.createDirectories(directory);
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not create " + directory, e);
-    }
+    LocalPaths.createDirectories(directory);
   }
 }

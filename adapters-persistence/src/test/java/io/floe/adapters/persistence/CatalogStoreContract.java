@@ -114,6 +114,55 @@ abstract class CatalogStoreContract {
   }
 
   @Test
+  void localBucketsOfEveryOrgAreListedTogether() {
+    BucketConfig local = new BucketConfig(UUID.randomUUID(), org.id(), new CatalogName("disk"),
+        StoragePlatform.LOCAL, "/srv/" + org.name(), StoragePath.root(), Optional.empty(),
+        Optional.empty(), false, BucketCredentials.none(), false);
+    orgs.insertBucket(local);
+    assertThat(orgs.bucketsOn(StoragePlatform.LOCAL)).contains(local).doesNotContain(bucket)
+        .allMatch(found -> found.platform() == StoragePlatform.LOCAL);
+    assertThat(orgs.bucketsOn(StoragePlatform.S3_COMPATIBLE)).contains(bucket);
+  }
+
+  @Test
+  void localBucketPlacementsTakeTurns() throws Exception {
+    CountDownLatch firstHolds = new CountDownLatch(1);
+    CountDownLatch releaseFirst = new CountDownLatch(1);
+    CountDownLatch secondHolds = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<?> first = pool.submit(() -> database.inTransaction(() -> {
+        orgs.lockLocalBucketPlacement();
+        firstHolds.countDown();
+        await(releaseFirst);
+      }));
+      await(firstHolds);
+      Future<?> second = pool.submit(() -> database.inTransaction(() -> {
+        orgs.lockLocalBucketPlacement();
+        secondHolds.countDown();
+      }));
+      assertThat(secondHolds.await(300, java.util.concurrent.TimeUnit.MILLISECONDS))
+          .as("the second placement waits while the first holds the lock").isFalse();
+      releaseFirst.countDown();
+      first.get();
+      second.get();
+      assertThat(secondHolds.getCount()).isZero();
+    } finally {
+      releaseFirst.countDown();
+      pool.shutdownNow();
+    }
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
   void tokensAreFoundByHashOnly() {
     Principal admin = new Principal(UUID.randomUUID(), Principal.Kind.API_CLIENT, "ci");
     principals.insertPrincipal(admin);

@@ -4,6 +4,7 @@ import io.floe.domain.BucketConfig;
 import io.floe.domain.CatalogName;
 import io.floe.domain.Org;
 import io.floe.domain.OrgName;
+import io.floe.domain.StoragePlatform;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -21,6 +22,9 @@ public interface OrgStore {
   void setIcebergEnabled(UUID orgId, boolean enabled);
 
   List<BucketConfig> buckets(UUID orgId);
+
+  /** Every bucket configuration on {@code platform}, across all orgs. */
+  List<BucketConfig> bucketsOn(StoragePlatform platform);
 
   Optional<BucketConfig> bucket(UUID orgId, CatalogName nickname);
 
@@ -46,4 +50,10 @@ public interface OrgStore {
    * on one bucket are checked and written one at a time.
    */
   void lockBucket(UUID bucketId);
+
+  /**
+   * Takes a lock until the surrounding transaction ends, so that local bucket directories are
+   * checked against each other and stored one placement at a time.
+   */
+  void lockLocalBucketPlacement();
 }
