@@ -14,11 +14,15 @@ import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqPrincipalStore;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
+import io.floe.adapters.rest.ServiceInfoRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.management.AccessManagementRoutes;
+import io.floe.adapters.rest.management.HostedServiceRoutes;
+import io.floe.adapters.rest.management.LocalBucketEndpoint;
 import io.floe.adapters.rest.management.OrgAdministrationRoutes;
 import io.floe.adapters.rest.management.OrgRoutes;
+import io.floe.adapters.rest.management.UserRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.in.BucketSpec;
@@ -110,8 +114,8 @@ public final class FloeServer implements AutoCloseable {
         clock, policy);
     IdempotencyService idempotency = new IdempotencyService(new JooqIdempotencyStore(database),
         database, clock, settings.idempotencyLifetime());
-    RepoModule repoModule = new RepoModule(database, orgs, claimer, storage, ids, clock, policy,
-        settings.namespaceRecoveryPeriod(), probe);
+    RepoModule repoModule = new RepoModule(database, orgs, claimer, storage, storage, ids, clock,
+        policy, settings.namespaceRecoveryPeriod(), probe);
     CleanupPass cleanup = new CleanupPass(namespaceModule.cleanup, repoModule.cleanup, policy);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
     started.push(new CleanupScheduler(cleanup, Duration.ofMinutes(1), Duration.ofHours(1)));
@@ -122,13 +126,16 @@ public final class FloeServer implements AutoCloseable {
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, tables, views,
             idempotency, settings.idempotencyLifetime()),
-        List.of(repoModule.routes(authentication),
+        List.of(new ServiceInfoRoutes(FloeVersion.describe()), repoModule.routes(authentication),
             namespaceModule.routes(authentication, cleanup), accessRoutes,
             new OrgRoutes(authentication,
                 new OrgDirectoryService(new JooqOrgMembershipDirectory(database))),
             new OrgAdministrationRoutes(authentication, new OrgAdministrationService(
                 provisioning, orgs, principals, policy, settings.org(),
-                this::localDefaultBucket))));
+                this::localDefaultBucket)),
+            new UserRoutes(authentication), new LocalBucketEndpoint(),
+            // Last: its patterns are broad, and Floe's own routes must win over them.
+            new HostedServiceRoutes()));
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */

@@ -8,9 +8,11 @@ import io.floe.adapters.persistence.JooqPendingCreationStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqRepoLifecycleStore;
 import io.floe.adapters.persistence.JooqRepoStore;
+import io.floe.adapters.rest.management.ArraylakeRepoRoutes;
 import io.floe.adapters.rest.management.RepoRoutes;
 import io.floe.application.port.in.AuthenticateUseCase;
 import io.floe.application.port.out.BucketStorageProvider;
+import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.security.AccessPolicy;
@@ -18,6 +20,8 @@ import io.floe.application.service.CreationRepair;
 import io.floe.application.service.PrefixClaimer;
 import io.floe.application.service.RepoCleanup;
 import io.floe.application.service.RepoCreation;
+import io.floe.application.service.RepoDescription;
+import io.floe.application.service.RepoOpening;
 import io.floe.application.service.RepoService;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
@@ -31,11 +35,13 @@ import java.util.function.Consumer;
  */
 final class RepoModule {
   final RepoService repos;
+  final RepoOpening opening;
+  final RepoDescription descriptions;
   final RepoCleanup cleanup;
 
   RepoModule(Database database, JooqOrgStore orgs, PrefixClaimer claimer,
-      BucketStorageProvider storage, IdGenerator ids, Clock clock, AccessPolicy policy,
-      Duration recoveryPeriod, LifecycleProbe probe) {
+      BucketStorageProvider storage, CredentialVendor credentials, IdGenerator ids, Clock clock,
+      AccessPolicy policy, Duration recoveryPeriod, LifecycleProbe probe) {
     JooqRepoStore store = new JooqRepoStore(database);
     JooqRepoLifecycleStore lifecycle = new JooqRepoLifecycleStore(database);
     JooqNameRegistry names = new JooqNameRegistry(database);
@@ -47,11 +53,18 @@ final class RepoModule {
         database, probe);
     this.repos = new RepoService(orgs, store, lifecycle, creation, names, icechunk, database, ids,
         clock, policy, recoveryPeriod);
+    this.opening = new RepoOpening(repos, credentials);
+    this.descriptions = new RepoDescription(repos, store);
     this.cleanup = new RepoCleanup(lifecycle, names, claims, orgs, storage, database, clock,
         probe);
   }
 
+  /**
+   * The routes: the arraylake client's first, so that its literal paths
+   * ({@code /orgs/{org}/repos/paginated}) win over Floe's {@code /orgs/{org}/repos/{repo}}.
+   */
   Consumer<RoutesConfig> routes(AuthenticateUseCase authentication) {
-    return new RepoRoutes(authentication, repos)::register;
+    Consumer<RoutesConfig> floe = new RepoRoutes(authentication, repos)::register;
+    return new ArraylakeRepoRoutes(authentication, repos, opening, descriptions).andThen(floe);
   }
 }

@@ -19,7 +19,8 @@ import org.apache.iceberg.exceptions.CommitStateUnknownException;
  * the prefix and journals the creation; (2) the marker and the new Icechunk repository are
  * written under the prefix; (3) one transaction inserts the repo and removes the journal row. A
  * failure undoes steps 1 and 2 at once; a crash leaves the journal row, and with it the claim on
- * whatever step 2 wrote, for {@link CreationRepair}.
+ * whatever step 2 wrote, for {@link CreationRepair}. A repo its client initializes skips step 2:
+ * Icechunk only creates a repository in an empty prefix, so Floe leaves it empty for the client.
  */
 public final class RepoCreation {
   private final RepoStore repos;
@@ -44,7 +45,8 @@ public final class RepoCreation {
     this.probe = probe;
   }
 
-  public Repo create(OrgContext context, BucketConfig bucket, Repo repo) {
+  /** Creates the repo; {@code initialize} says whether Floe writes its Icechunk repository. */
+  public Repo create(OrgContext context, BucketConfig bucket, Repo repo, boolean initialize) {
     Pending journal = new Pending(repo.id(), repo.orgId(), PrefixClaim.OwnerKind.REPO,
         repo.name(), bucket.id(), repo.location().path(), repo.createdAt());
     unitOfWork.inTransaction(() -> {
@@ -55,9 +57,11 @@ public final class RepoCreation {
     });
     probe.reached("repo-create:claimed");
     try {
-      claimer.writeMarker(bucket, repo.location().path(), marker(context, repo));
-      icechunk.create(bucket, repo.location().path(), PrefixClaimer.MARKER);
-      probe.reached("repo-create:initialized");
+      if (initialize) {
+        claimer.writeMarker(bucket, repo.location().path(), marker(context, repo));
+        icechunk.create(bucket, repo.location().path(), PrefixClaimer.MARKER);
+        probe.reached("repo-create:initialized");
+      }
       unitOfWork.inTransaction(() -> {
         if (!pending.finish(repo.id())) {
           throw new CommitStateUnknownException(new IllegalStateException(

@@ -22,6 +22,7 @@ import io.floe.domain.RepoCommit;
 import io.floe.domain.RepoNode;
 import io.floe.domain.RepoRefs;
 import io.floe.domain.StorageLocation;
+import io.floe.domain.StoragePlatform;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,10 +75,19 @@ public final class RepoService implements ReposUseCase {
   public RepoDetails create(OrgContext context, CreateRepoCommand command) {
     policy.requireAdmin(context, "create repos");
     BucketConfig bucket = chooseBucket(context, command.bucketNickname());
+    boolean clientWrites = command.initializer() == CreateRepoCommand.Initializer.CLIENT;
+    if (clientWrites && bucket.platform() == StoragePlatform.LOCAL) {
+      throw new BadRequestException("Repo '%s' would be on bucket '%s', a directory of the Floe "
+          + "server that clients cannot write to, so a client cannot create it there. Let Floe "
+          + "create it (POST /orgs/%s/repos without create_mode=register, or 'floe repos create'), "
+          + "or put it on an object-store bucket", command.name(), bucket.nickname(),
+          context.org().name());
+    }
     Repo repo = new Repo(ids.newId(), context.org().id(), command.name(),
         new StorageLocation(bucket.id(), prefixes.repoPrefix(bucket, command.name())),
         command.description(), clock.instant(), Optional.empty());
-    return details(creation.create(context, bucket, repo), bucket, Optional.empty());
+    return details(creation.create(context, bucket, repo, !clientWrites), bucket,
+        Optional.empty());
   }
 
   @Override
@@ -182,8 +192,7 @@ public final class RepoService implements ReposUseCase {
 
   private static RepoDetails details(Repo repo, BucketConfig bucket,
       Optional<Instant> restorableUntil) {
-    return new RepoDetails(repo, bucket.nickname().value(), bucket.uriOf(repo.location().path()),
-        restorableUntil);
+    return new RepoDetails(repo, bucket, bucket.uriOf(repo.location().path()), restorableUntil);
   }
 
   private static CatalogName parseName(String repo) {

@@ -1,7 +1,7 @@
 package io.floe.adapters.rest.management;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.application.port.in.AuthenticateUseCase;
-import io.floe.application.port.in.CreateRepoCommand;
 import io.floe.application.port.in.DeleteRepoCommand;
 import io.floe.application.port.in.ReposUseCase;
 import io.javalin.config.RoutesConfig;
@@ -29,15 +29,14 @@ public final class RepoRoutes {
 
   public void register(RoutesConfig routes) {
     routes.post(REPOS, handle(r -> {
-      RepoBodies.CreateRepo body = r.body(RepoBodies.CreateRepo.class);
-      r.respond(201, RepoBodies.Repo.of(repos.create(r.scope(),
-          CreateRepoCommand.of(body.name(), body.bucketNickname(), body.description()))));
+      RepoBodies.CreateRepo body = RepoBodies.CreateRepo.of(r.body(JsonNode.class));
+      r.respond(201, RepoBodies.Repo.of(repos.create(r.scope(), body.command()), r));
     }));
     // ?deleted=true lists the soft-deleted repos that can still be restored instead.
     routes.get(REPOS, handle(r -> r.ok(RepoBodies.RepoList.of(
         Boolean.parseBoolean(r.http().queryParam("deleted"))
-            ? repos.listDeleted(r.scope()) : repos.list(r.scope())))));
-    routes.get(REPO, handle(r -> r.ok(RepoBodies.Repo.of(repos.get(r.scope(), repo(r))))));
+            ? repos.listDeleted(r.scope()) : repos.list(r.scope()), r))));
+    routes.get(REPO, handle(r -> r.ok(RepoBodies.Repo.of(repos.get(r.scope(), repo(r)), r))));
     // ?immediate=true frees the name now, ?retain_data=true keeps the files: as for namespaces.
     routes.delete(REPO, handle(r -> {
       QueryParams params = new QueryParams(r.http());
@@ -46,7 +45,7 @@ public final class RepoRoutes {
       r.respond(204, null);
     }));
     routes.post(REPO + "/restore", handle(r ->
-        r.ok(RepoBodies.Repo.of(repos.restore(r.scope(), repo(r))))));
+        r.ok(RepoBodies.Repo.of(repos.restore(r.scope(), repo(r)), r))));
     routes.get(REPO + "/refs", handle(r ->
         r.ok(RepoBodies.Refs.of(repos.refs(r.scope(), repo(r))))));
     routes.get(REPO + "/log", handle(r -> {
