@@ -55,15 +55,24 @@ final class TableCommitter {
   List<TableMetadata> commit(List<UpdateTableRequest> changes,
       java.util.function.Function<TableIdentifier, ResolvedObject> resolve) {
     requireDistinct(changes);
+    List<TableIdentifier> tables = changes.stream().map(UpdateTableRequest::identifier).toList();
     for (int attempt = 1; ; attempt++) {
       List<Plan> plans = new ArrayList<>();
-      for (UpdateTableRequest change : changes) {
-        plans.add(plan(resolve.apply(change.identifier()), change));
+      try {
+        for (UpdateTableRequest change : changes) {
+          plans.add(plan(resolve.apply(change.identifier()), change));
+        }
+      } catch (CommitFailedException e) {
+        LOG.info("commit {}: conflict after {} attempt(s): {}", tables, attempt, e.getMessage());
+        throw e;
       }
       if (swapAll(plans)) {
+        LOG.info("commit {}: committed after {} attempt(s)", tables, attempt);
         return plans.stream().map(p -> p.changes() ? p.written() : p.base()).toList();
       }
       if (attempt == MAX_ATTEMPTS) {
+        LOG.info("commit {}: conflict after {} attempt(s): changed concurrently every time",
+            tables, attempt);
         throw new CommitFailedException(
             "Commit failed: the table changed concurrently %d times in a row; retry later",
             MAX_ATTEMPTS);

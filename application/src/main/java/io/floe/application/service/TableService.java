@@ -280,7 +280,7 @@ public final class TableService implements IcebergTablesUseCase {
       ReportMetricsRequest request) {
     ResolvedObject table = locator.table(context, identifier);
     policy.require(context, Action.READ, table.namespace(), table.object());
-    LOG.info("metrics for {}.{}: {} {}", context.org().name(), identifier, request.reportType(),
+    LOG.debug("metrics for {}.{}: {} {}", context.org().name(), identifier, request.reportType(),
         request.report());
   }
 

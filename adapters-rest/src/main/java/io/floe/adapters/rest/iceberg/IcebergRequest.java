@@ -1,8 +1,10 @@
 package io.floe.adapters.rest.iceberg;
 
+import io.floe.adapters.rest.RequestTracing;
 import io.floe.application.port.in.AuthenticateUseCase;
 import io.floe.application.port.in.IdempotentRequestsUseCase;
 import io.floe.application.port.in.IdempotentRequestsUseCase.Reply;
+import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
 import io.javalin.http.Context;
 import java.util.function.Supplier;
@@ -43,8 +45,9 @@ final class IcebergRequest {
   /** The caller inside the org named by the route's prefix. */
   OrgContext scope() {
     if (scope == null) {
-      scope = authentication.enterOrg(authentication.authenticate(bearerToken(ctx)),
-          RESTUtil.decodeString(segment(PREFIX)));
+      Caller caller = authentication.authenticate(bearerToken(ctx));
+      RequestTracing.authenticated(ctx, caller);
+      scope = authentication.enterOrg(caller, RESTUtil.decodeString(segment(PREFIX)));
     }
     return scope;
   }

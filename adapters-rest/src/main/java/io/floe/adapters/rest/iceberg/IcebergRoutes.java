@@ -3,6 +3,7 @@ package io.floe.adapters.rest.iceberg;
 import static io.floe.adapters.rest.iceberg.IcebergRequest.noContent;
 import static io.floe.adapters.rest.iceberg.IcebergRequest.ok;
 
+import io.floe.adapters.rest.RequestTracing;
 import io.floe.application.port.in.AccessDelegation;
 import io.floe.application.port.in.AuthenticateUseCase;
 import io.floe.application.port.in.IcebergNamespacesUseCase;
@@ -163,6 +164,7 @@ public final class IcebergRoutes {
   private void config(Context ctx) {
     String warehouse = ctx.queryParam("warehouse");
     var caller = authentication.authenticate(IcebergRequest.bearerToken(ctx));
+    RequestTracing.authenticated(ctx, caller);
     if (warehouse == null || warehouse.isBlank()) {
       throw new BadRequestException(
           "The 'warehouse' parameter is required: it is the name of your org");

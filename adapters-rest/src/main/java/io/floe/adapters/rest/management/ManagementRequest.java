@@ -1,5 +1,6 @@
 package io.floe.adapters.rest.management;
 
+import io.floe.adapters.rest.RequestTracing;
 import io.floe.application.port.in.AuthenticateUseCase;
 import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
@@ -29,6 +30,7 @@ public final class ManagementRequest {
   public Caller caller() {
     if (caller == null) {
       caller = authentication.authenticate(bearerToken());
+      RequestTracing.authenticated(ctx, caller);
     }
     return caller;
   }
