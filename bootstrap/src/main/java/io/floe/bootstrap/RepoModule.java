@@ -11,6 +11,7 @@ import io.floe.adapters.persistence.JooqRepoStore;
 import io.floe.adapters.rest.management.ArraylakeRepoRoutes;
 import io.floe.adapters.rest.management.RepoRoutes;
 import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.in.BucketManagementUseCase;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.IdGenerator;
@@ -63,8 +64,9 @@ final class RepoModule {
    * The routes: the arraylake client's first, so that its literal paths
    * ({@code /orgs/{org}/repos/paginated}) win over Floe's {@code /orgs/{org}/repos/{repo}}.
    */
-  Consumer<RoutesConfig> routes(AuthenticateUseCase authentication) {
-    Consumer<RoutesConfig> floe = new RepoRoutes(authentication, repos)::register;
+  Consumer<RoutesConfig> routes(AuthenticateUseCase authentication,
+      BucketManagementUseCase buckets) {
+    Consumer<RoutesConfig> floe = new RepoRoutes(authentication, repos, buckets)::register;
     return new ArraylakeRepoRoutes(authentication, repos, opening, descriptions).andThen(floe);
   }
 }

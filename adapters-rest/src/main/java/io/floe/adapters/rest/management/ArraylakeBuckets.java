@@ -97,6 +97,30 @@ final class ArraylakeBuckets {
     return null;
   }
 
+  /**
+   * Whether the client, writing a repository itself, gets credentials for this bucket: only for
+   * one it sees as a customer-managed role, for which it asks Floe to vend them. Anywhere else it
+   * would write anonymously, which stores refuse.
+   */
+  static boolean clientGetsCredentials(BucketConfig bucket) {
+    return authConfig(bucket) != null && !"anonymous".equals(authConfig(bucket).get("method"));
+  }
+
+  /**
+   * Refuses a repo the client means to create itself on a bucket it gets no credentials for,
+   * before anything is claimed. A local bucket is left to the repo use case, which refuses it for
+   * every client.
+   */
+  static void requireClientCanWrite(BucketConfig bucket) {
+    if (bucket.platform() != StoragePlatform.LOCAL && !clientGetsCredentials(bucket)) {
+      throw new UnsupportedOperationException(String.format("The arraylake client cannot create "
+          + "a repo on bucket '%s': Floe can vend it credentials only for a bucket with a role "
+          + "to assume (auth.role_arn on S3), and this one has none. Add a role, or let Floe "
+          + "create the repo (POST /orgs/{org}/repos without create_mode=register, or "
+          + "'floe repos create')", bucket.nickname()));
+    }
+  }
+
   private static boolean vendsForRole(BucketConfig bucket) {
     return (bucket.platform() == StoragePlatform.S3
         || bucket.platform() == StoragePlatform.S3_COMPATIBLE)

@@ -2,8 +2,12 @@ package io.floe.adapters.rest.management;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.application.port.in.AuthenticateUseCase;
+import io.floe.application.port.in.BucketManagementUseCase;
+import io.floe.application.port.in.CreateRepoCommand;
 import io.floe.application.port.in.DeleteRepoCommand;
 import io.floe.application.port.in.ReposUseCase;
+import io.floe.application.security.OrgContext;
+import io.floe.domain.BucketConfig;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.function.Consumer;
@@ -21,16 +25,22 @@ public final class RepoRoutes {
 
   private final AuthenticateUseCase authentication;
   private final ReposUseCase repos;
+  private final BucketManagementUseCase buckets;
 
-  public RepoRoutes(AuthenticateUseCase authentication, ReposUseCase repos) {
+  public RepoRoutes(AuthenticateUseCase authentication, ReposUseCase repos,
+      BucketManagementUseCase buckets) {
     this.authentication = authentication;
     this.repos = repos;
+    this.buckets = buckets;
   }
 
   public void register(RoutesConfig routes) {
     routes.post(REPOS, handle(r -> {
-      RepoBodies.CreateRepo body = RepoBodies.CreateRepo.of(r.body(JsonNode.class));
-      r.respond(201, RepoBodies.Repo.of(repos.create(r.scope(), body.command()), r));
+      CreateRepoCommand command = RepoBodies.CreateRepo.of(r.body(JsonNode.class)).command();
+      if (command.initializer() == CreateRepoCommand.Initializer.CLIENT) {
+        ArraylakeBuckets.requireClientCanWrite(bucketFor(r.scope(), command));
+      }
+      r.respond(201, RepoBodies.Repo.of(repos.create(r.scope(), command), r));
     }));
     // ?deleted=true lists the soft-deleted repos that can still be restored instead.
     routes.get(REPOS, handle(r -> r.ok(RepoBodies.RepoList.of(
@@ -57,6 +67,16 @@ public final class RepoRoutes {
       r.ok(RepoBodies.Node.of(ref, repos.node(r.scope(), repo(r), ref,
           r.http().queryParam("path"))));
     }));
+  }
+
+  /** The bucket a new repo goes to: the one named, else the org's default. */
+  private BucketConfig bucketFor(OrgContext context, CreateRepoCommand command) {
+    return command.bucketNickname()
+        .map(nickname -> buckets.get(context, nickname.value()))
+        .orElseGet(() -> buckets.list(context).stream().filter(BucketConfig::isDefault)
+            .findFirst().orElseThrow(() -> new BadRequestException(
+                "Org '%s' has no default bucket configuration; name one with bucket_nickname",
+                context.org().name())));
   }
 
   private static String repo(ManagementRequest request) {
