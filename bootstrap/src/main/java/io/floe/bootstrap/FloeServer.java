@@ -44,6 +44,7 @@ import io.floe.application.service.TablePlacement;
 import io.floe.application.service.TableService;
 import io.floe.application.service.ViewService;
 import io.floe.domain.OrgName;
+import io.floe.bootstrap.cli.FloeVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -126,8 +127,8 @@ public final class FloeServer implements AutoCloseable {
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, tables, views,
             idempotency, settings.idempotencyLifetime()),
-        List.of(new ServiceInfoRoutes(FloeVersion.describe()), repoModule.routes(authentication,
-            namespaceModule.buckets),
+        List.of(new ServiceInfoRoutes(FloeVersion.build().describe()),
+            repoModule.routes(authentication, namespaceModule.buckets),
             namespaceModule.routes(authentication, cleanup), accessRoutes,
             new OrgRoutes(authentication,
                 new OrgDirectoryService(new JooqOrgMembershipDirectory(database))),
