@@ -59,7 +59,9 @@ public final class BucketRoutes implements Consumer<RoutesConfig> {
     routes.get(BUCKET, handle(r -> r.ok(body(buckets.get(r.scope(), bucket(r)), r))));
     routes.patch(BUCKET, handle(r -> {
       JsonFields fields = new JsonFields(r.body(JsonNode.class));
-      refuseRename(fields, buckets.get(r.scope(), bucket(r)));
+      if (fields.text("nickname").isPresent()) {
+        refuseRename(fields, buckets.get(r.scope(), bucket(r)));
+      }
       r.ok(body(buckets.update(r.scope(), bucket(r), update(fields)), r));
     }));
     routes.delete(BUCKET, handle(r -> {

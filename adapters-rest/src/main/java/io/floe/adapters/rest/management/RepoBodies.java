@@ -26,28 +26,26 @@ final class RepoBodies {
    * client creates the Icechunk repository itself. A requested {@code prefix} is ignored: Floe
    * chooses every prefix, as it chooses table locations.
    */
-  record CreateRepo(CreateRepoCommand command) {
-    static CreateRepo of(JsonNode json) {
-      JsonFields body = new JsonFields(json);
-      body.text("kind").filter(kind -> !kind.equals("icechunk")).ifPresent(kind -> {
-        throw Invalid.because("Floe repos are Icechunk repositories; kind '" + kind
-            + "' is not supported");
-      });
-      JsonNode metadata = body.node("metadata");
-      if (metadata != null && !metadata.isNull() && !metadata.isEmpty()) {
-        throw Invalid.because("Floe repos have no metadata yet: create the repo without it");
-      }
-      CreateRepoCommand.Initializer initializer = switch (body.text("create_mode")
-          .orElse("create")) {
-        case "create" -> CreateRepoCommand.Initializer.SERVER;
-        case "register" -> CreateRepoCommand.Initializer.CLIENT;
-        default -> throw Invalid.because("create_mode must be create or register: Floe does not "
-            + "import existing repositories, it creates each one in an empty prefix it claims");
-      };
-      return new CreateRepo(CreateRepoCommand.of(body.text("name").orElse(null),
-          body.text("bucket_nickname").orElse(null),
-          body.text("description").filter(text -> !text.isEmpty()).orElse(null), initializer));
+  static CreateRepoCommand createCommand(JsonNode json) {
+    JsonFields body = new JsonFields(json);
+    body.text("kind").filter(kind -> !kind.equals("icechunk")).ifPresent(kind -> {
+      throw Invalid.because("Floe repos are Icechunk repositories; kind '" + kind
+          + "' is not supported");
+    });
+    JsonNode metadata = body.node("metadata");
+    if (metadata != null && !metadata.isNull() && !metadata.isEmpty()) {
+      throw Invalid.because("Floe repos have no metadata yet: create the repo without it");
     }
+    CreateRepoCommand.Initializer initializer = switch (body.text("create_mode")
+        .orElse("create")) {
+      case "create" -> CreateRepoCommand.Initializer.SERVER;
+      case "register" -> CreateRepoCommand.Initializer.CLIENT;
+      default -> throw Invalid.because("create_mode must be create or register: Floe does not "
+          + "import existing repositories, it creates each one in an empty prefix it claims");
+    };
+    return CreateRepoCommand.of(body.text("name").orElse(null),
+        body.text("bucket_nickname").orElse(null),
+        body.text("description").filter(text -> !text.isEmpty()).orElse(null), initializer);
   }
 
   /**

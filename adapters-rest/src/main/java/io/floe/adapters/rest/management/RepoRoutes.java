@@ -36,7 +36,7 @@ public final class RepoRoutes {
 
   public void register(RoutesConfig routes) {
     routes.post(REPOS, handle(r -> {
-      CreateRepoCommand command = RepoBodies.CreateRepo.of(r.body(JsonNode.class)).command();
+      CreateRepoCommand command = RepoBodies.createCommand(r.body(JsonNode.class));
       if (command.initializer() == CreateRepoCommand.Initializer.CLIENT) {
         ArraylakeBuckets.requireClientCanWrite(bucketFor(r.scope(), command));
       }
