@@ -10,7 +10,6 @@ import asyncio
 import json
 import os
 import pathlib
-import socket
 import subprocess
 import sys
 import urllib.error
@@ -26,18 +25,11 @@ from arraylake import Client
 from arraylake.exceptions import ArraylakeClientError, ArraylakeValidationError
 from arraylake.metastore.http_metastore import HttpMetastore, HttpMetastoreConfig
 from arraylake.types import BucketModifyRequest, OrgActions, RepoOperationMode
-from moto.server import ThreadedMotoServer
 
 ORG = "arraylake-org"
 ROLE = "arn:aws:iam::123456789012:role/floe-repos"
 KEY, SECRET = "floe-server-key", "floe-server-secret"
 AL = pathlib.Path(sys.executable).parent / "al"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def service(floe) -> str:
@@ -96,15 +88,6 @@ def client(floe, org) -> Client:
 def metastore(floe, org) -> HttpMetastore:
     """The client's own HTTP layer, for the routes its Client class does not wrap."""
     return HttpMetastore(HttpMetastoreConfig(service(floe), ORG, org.token))
-
-
-@pytest.fixture(scope="module")
-def moto():
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=_free_port(), verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
 
 
 @pytest.fixture(scope="module")
