@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 import zarr
 from arraylake import Client
-from arraylake.exceptions import ArraylakeClientError, ArraylakeValidationError
+from arraylake.exceptions import ArraylakeClientError, ArraylakeValidationError, AuthException
 from arraylake.metastore.http_metastore import HttpMetastore, HttpMetastoreConfig
 from arraylake.types import BucketModifyRequest, OrgActions, RepoOperationMode
 
@@ -322,6 +322,9 @@ def test_what_floe_does_not_have_answers_with_a_reason(org, client, metastore):
         ORG, "x", "y", OrgActions.CAN_MANAGE_USERS)), "grants")
     refused(lambda: asyncio.run(metastore.get_s3_bucket_credentials_from_bucket(
         client.get_bucket_config(org=ORG, nickname="default").id)), "whole bucket")
+    # Interactive login: the client reports what the server said.
+    with pytest.raises(AuthException, match="no interactive login"):
+        client.login()
     assert "always online" in org.al("repo", "set-status", f"{ORG}/sample", "offline",
                                  expect=1)
     assert "compute" in org.al("compute", "list", ORG, expect=1)
