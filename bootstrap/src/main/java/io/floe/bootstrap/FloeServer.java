@@ -15,11 +15,15 @@ import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
 import io.floe.adapters.rest.iceberg.IcebergResultCodec;
+import io.floe.adapters.rest.ServiceInfoRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.management.AccessManagementRoutes;
+import io.floe.adapters.rest.management.HostedServiceRoutes;
+import io.floe.adapters.rest.management.LocalBucketEndpoint;
 import io.floe.adapters.rest.management.OrgAdministrationRoutes;
 import io.floe.adapters.rest.management.OrgRoutes;
+import io.floe.adapters.rest.management.UserRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.storage.local.LocalPaths;
 import io.floe.application.iceberg.MetadataFiles;
@@ -45,6 +49,7 @@ import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.org.OrgDirectoryService;
 import io.floe.domain.OrgName;
+import io.floe.bootstrap.cli.FloeVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -120,8 +125,8 @@ public final class FloeServer implements AutoCloseable {
         ids, clock, policy, publisher, operators, localBuckets);
     CatalogModule catalog = new CatalogModule(objects, locator, policy, metadataFiles, placement,
         publisher, database, storage, storage, ids, clock);
-    RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, ids, clock,
-        policy);
+    RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, storage, ids,
+        clock, policy);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
     started.push(new CleanupScheduler(lifecycle.cleanup, Duration.ofMinutes(1),
         Duration.ofHours(1)));
@@ -135,12 +140,16 @@ public final class FloeServer implements AutoCloseable {
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, catalog.tables,
             catalog.views, settings.idempotencyLifetime()),
-        List.of(repoModule.routes(authentication),
+        List.of(new ServiceInfoRoutes(FloeVersion.build().describe()),
+            repoModule.routes(authentication, namespaceModule.buckets),
             namespaceModule.routes(authentication), accessRoutes,
             new OrgRoutes(authentication,
                 new OrgDirectoryService(new JooqOrgMembershipDirectory(database))),
             new OrgAdministrationRoutes(authentication, new OrgAdministrationService(
-                provisioning, orgs, operators, this::localDefaultBucket))));
+                provisioning, orgs, operators, this::localDefaultBucket)),
+            new UserRoutes(authentication), new LocalBucketEndpoint(),
+            // Last: its patterns are broad, and Floe's own routes must win over them.
+            new HostedServiceRoutes()));
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */
