@@ -1,7 +1,7 @@
 package io.floe.adapters.storage.local;
 
-import io.floe.adapters.storage.BucketStorageContract;
 import io.floe.application.port.out.BucketStorage;
+import io.floe.application.port.out.contract.BucketStorageContract;
 import io.floe.domain.StoragePath;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
