@@ -25,6 +25,7 @@ import io.floe.domain.Membership;
 import io.floe.domain.Namespace;
 import io.floe.domain.Org;
 import io.floe.domain.OrgName;
+import io.floe.domain.PrefixClaim;
 import io.floe.domain.Principal;
 import io.floe.domain.Role;
 import io.floe.domain.StorageLocation;
@@ -147,6 +148,17 @@ public final class Testbed {
   /** The table's metadata as its pointer has it now. */
   public TableMetadata current(Namespace namespace, CatalogObject table) {
     return files.readTable(bucket, pointer(namespace, table));
+  }
+
+  /** Whether anything in the org holds the name; asking leaves the registry as it was. */
+  public boolean nameIsHeld(String name) {
+    CatalogName asked = new CatalogName(name);
+    boolean held = store.names().reserve(org.id(), asked, PrefixClaim.OwnerKind.REPO,
+        UUID.randomUUID()).isPresent();
+    if (!held) {
+      store.names().release(org.id(), asked);
+    }
+    return held;
   }
 
   public void grant(UUID principalId, Namespace namespace, Optional<CatalogObject> table,

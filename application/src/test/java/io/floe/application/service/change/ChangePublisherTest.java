@@ -32,20 +32,10 @@ class ChangePublisherTest {
         UUID.randomUUID());
   }
 
-  /** Whether the name is held; asking leaves the registry as it was. */
-  private boolean isHeld(String name) {
-    boolean held = bed.store.names().reserve(bed.org.id(), new CatalogName(name), OwnerKind.REPO,
-        UUID.randomUUID()).isPresent();
-    if (!held) {
-      bed.store.names().release(bed.org.id(), new CatalogName(name));
-    }
-    return held;
-  }
-
   @Test
   void aChangeWithoutAKeyIsPublishedAndNeverReplayed() {
     assertThat(publisher.publish(bed.admin, "result", reserve("plain"))).isEqualTo("result");
-    assertThat(isHeld("plain")).isTrue();
+    assertThat(bed.nameIsHeld("plain")).isTrue();
     assertThat(publisher.replay(bed.admin, String.class)).isEmpty();
   }
 
@@ -91,7 +81,7 @@ class ChangePublisherTest {
       throw new IllegalStateException("the change failed");
     })).hasMessage("the change failed");
     assertThat(publisher.replay(keyed, String.class)).isEmpty();
-    assertThat(isHeld("half")).isFalse();
+    assertThat(bed.nameIsHeld("half")).isFalse();
     // The retry with the same key is a new attempt.
     publisher.publish(keyed, "retried", reserve("half"));
     assertThat(publisher.replay(keyed, String.class))
@@ -106,7 +96,7 @@ class ChangePublisherTest {
         bed.clock.instant().plus(Testbed.KEY_LIFETIME), bed.clock.instant());
     assertThatThrownBy(() -> publisher.publish(keyed, "loser", reserve("loser")))
         .isInstanceOf(CommitFailedException.class);
-    assertThat(isHeld("loser")).isFalse();
+    assertThat(bed.nameIsHeld("loser")).isFalse();
     assertThat(publisher.replay(keyed, String.class))
         .contains(new ChangePublisher.Replay<>("winner"));
   }

@@ -68,15 +68,6 @@ class PrefixOwnerCreationTest {
     create(bed.admin, initialize, () -> bed.store.repos().insert(repo));
   }
 
-  private boolean nameIsHeld() {
-    boolean held = bed.store.names().reserve(bed.org.id(), new CatalogName("arrays"),
-        PrefixClaim.OwnerKind.REPO, UUID.randomUUID()).isPresent();
-    if (!held) {
-      bed.store.names().release(bed.org.id(), new CatalogName("arrays"));
-    }
-    return held;
-  }
-
   private boolean prefixIsClaimed() {
     return !bed.store.claims().overlapping(bed.bucket.id(), prefix()).isEmpty();
   }
@@ -87,7 +78,7 @@ class PrefixOwnerCreationTest {
 
   private void assertNothingIsLeft() {
     assertThat(bed.store.repos().findLive(bed.org.id(), repo.name())).isEmpty();
-    assertThat(nameIsHeld()).isFalse();
+    assertThat(bed.nameIsHeld("arrays")).isFalse();
     assertThat(prefixIsClaimed()).isFalse();
     assertThat(files.list(prefix(), 10)).isEmpty();
     assertThat(journaled()).isFalse();
@@ -98,7 +89,7 @@ class PrefixOwnerCreationTest {
     create(Testbed.withKey(bed.admin, "key-1", "POST /repos 77"), initialize,
         () -> bed.store.repos().insert(repo));
     assertThat(bed.store.repos().findLive(bed.org.id(), new CatalogName("ARRAYS"))).contains(repo);
-    assertThat(nameIsHeld()).isTrue();
+    assertThat(bed.nameIsHeld("arrays")).isTrue();
     assertThat(prefixIsClaimed()).isTrue();
     assertThat(files.list(prefix(), 10)).containsExactly(
         prefix().resolve(PrefixClaimer.MARKER), prefix().resolve("repo"));
@@ -132,7 +123,7 @@ class PrefixOwnerCreationTest {
     crashAt.add("repo-create:initialized");
     assertThatThrownBy(this::create).isInstanceOf(SimulatedCrash.class);
     assertThat(journaled()).isTrue();
-    assertThat(nameIsHeld()).isTrue();
+    assertThat(bed.nameIsHeld("arrays")).isTrue();
     assertThat(prefixIsClaimed()).isTrue();
     assertThat(files.list(prefix(), 10)).hasSize(2);
 
@@ -184,7 +175,7 @@ class PrefixOwnerCreationTest {
     files.put(prefix().resolve("stray"), bytes("someone else's"));
     assertThatThrownBy(this::create).isInstanceOf(AlreadyExistsException.class)
         .hasMessageContaining("not empty");
-    assertThat(nameIsHeld()).isFalse();
+    assertThat(bed.nameIsHeld("arrays")).isFalse();
     assertThat(prefixIsClaimed()).isFalse();
     assertThat(files.list(prefix(), 10)).containsExactly(prefix().resolve("stray"));
   }

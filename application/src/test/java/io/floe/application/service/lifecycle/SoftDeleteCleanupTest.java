@@ -77,15 +77,6 @@ class SoftDeleteCleanupTest {
     bed.clock.advance(RECOVERY);
   }
 
-  private boolean nameIsHeld() {
-    boolean held = bed.store.names().reserve(bed.org.id(), new CatalogName("sales"),
-        PrefixClaim.OwnerKind.REPO, UUID.randomUUID()).isPresent();
-    if (!held) {
-      bed.store.names().release(bed.org.id(), new CatalogName("sales"));
-    }
-    return held;
-  }
-
   private boolean prefixIsClaimed() {
     return !bed.store.claims().overlapping(bed.bucket.id(), ns.prefix()).isEmpty();
   }
@@ -96,7 +87,7 @@ class SoftDeleteCleanupTest {
 
   private void assertPurged() {
     assertThat(row()).isEmpty();
-    assertThat(nameIsHeld()).isFalse();
+    assertThat(bed.nameIsHeld("sales")).isFalse();
     assertThat(prefixIsClaimed()).isFalse();
     assertThat(files.list(ns.prefix(), 10)).isEmpty();
   }
@@ -117,7 +108,7 @@ class SoftDeleteCleanupTest {
     deleteAndWaitOut(DeleteCommand.SOFT);
     bed.clock.advance(Duration.ofSeconds(-1));
     assertThat(runCleanup()).isEqualTo(Tally.NONE);
-    assertThat(nameIsHeld()).isTrue();
+    assertThat(bed.nameIsHeld("sales")).isTrue();
     assertThat(files.list(ns.prefix(), 10)).hasSize(2);
     assertThat(bed.store.namespaceLifecycle().lockRestorable(bed.org.id(), ns.name(),
         bed.clock.instant())).isPresent();
@@ -151,7 +142,7 @@ class SoftDeleteCleanupTest {
     assertThat(files.exists(otherFile)).isFalse();
     assertThat(files.exists(ns.prefix().resolve(PrefixClaimer.MARKER))).isTrue();
     assertThat(prefixIsClaimed()).isTrue();
-    assertThat(nameIsHeld()).isFalse();
+    assertThat(bed.nameIsHeld("sales")).isFalse();
     assertThat(row().orElseThrow().nameReleased()).isTrue();
 
     bed.store.objects().delete(moved.id());
@@ -169,7 +160,7 @@ class SoftDeleteCleanupTest {
         LifecycleProbe.NONE);
 
     assertThat(cleanup.run(Optional.empty())).isEqualTo(new Tally(0, 0, 0, 1));
-    assertThat(nameIsHeld()).isTrue();
+    assertThat(bed.nameIsHeld("sales")).isTrue();
     assertThat(row().orElseThrow().cleanupAttempts()).isZero();
 
     assertThat(cleanup.run(Optional.empty())).isEqualTo(new Tally(1, 0, 2, 0));
@@ -183,7 +174,7 @@ class SoftDeleteCleanupTest {
 
     assertThat(runCleanupWithProbe("namespace-cleanup:started"))
         .isEqualTo(new Tally(0, 0, 0, 1));
-    assertThat(nameIsHeld()).isFalse();
+    assertThat(bed.nameIsHeld("sales")).isFalse();
     assertThat(row().orElseThrow()).satisfies(deleted -> {
       assertThat(deleted.nameReleased()).isTrue();
       assertThat(deleted.cleanupAttempts()).isEqualTo(1);

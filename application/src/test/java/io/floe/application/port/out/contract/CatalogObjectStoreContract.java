@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.application.port.out.CatalogObjectStore;
-import io.floe.application.port.out.GrantStore;
 import io.floe.application.security.TableScope;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
-import io.floe.domain.Grant;
 import io.floe.domain.Namespace;
 import io.floe.domain.Principal;
 import io.floe.domain.StoragePath;
@@ -94,9 +92,9 @@ public abstract class CatalogObjectStoreContract extends PortContract {
     Principal ada = fixture.user("ada");
     Principal crew = fixture.team("crew");
     ports().identities().addTeamMember(crew.id(), ada.id());
-    grant(ada, ns, Optional.of(b));
-    grant(crew, ns, Optional.of(c));
-    grant(ada, ns, Optional.empty());
+    fixture.grant(ada, ns, Optional.of(b), Action.READ);
+    fixture.grant(crew, ns, Optional.of(c), Action.READ);
+    fixture.grant(ada, ns, Optional.empty(), Action.READ);
     assertThat(objects().list(ns.id(), CatalogObject.Kind.TABLE,
         TableScope.grantedTo(ada.id()), Optional.empty(), 10)).containsExactly(b, c);
     assertThat(objects().list(ns.id(), CatalogObject.Kind.TABLE,
@@ -139,10 +137,5 @@ public abstract class CatalogObjectStoreContract extends PortContract {
     assertThat(objects().delete(t.id())).isFalse();
     assertThat(objects().find(fixture.org.id(), ns.name(), new TableName("t"))).isEmpty();
     assertThat(ports().namespaces().hasObjects(ns.id())).isFalse();
-  }
-
-  private void grant(Principal to, Namespace ns, Optional<CatalogObject> table) {
-    ports().grants().save(new GrantStore.Entry(UUID.randomUUID(), fixture.org.id(),
-        new Grant(to.id(), ns.id(), table.map(CatalogObject::id), Action.READ), fixture.now));
   }
 }

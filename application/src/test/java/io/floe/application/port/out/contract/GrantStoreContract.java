@@ -28,8 +28,7 @@ public abstract class GrantStoreContract extends PortContract {
 
   private Named grant(Principal to, Namespace namespace, Optional<CatalogObject> table,
       Action action, Instant at) {
-    return grants().save(new Entry(UUID.randomUUID(), fixture.org.id(),
-        new Grant(to.id(), namespace.id(), table.map(CatalogObject::id), action), at));
+    return fixture.grant(to, namespace, table, action, at);
   }
 
   @Test

@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.application.model.PrincipalDetails;
 import io.floe.application.model.TokenDetails;
-import io.floe.application.port.out.GrantStore;
 import io.floe.application.port.out.IdentityDirectory;
 import io.floe.domain.Action;
 import io.floe.domain.ApiToken;
-import io.floe.domain.Grant;
 import io.floe.domain.Membership;
 import io.floe.domain.Namespace;
 import io.floe.domain.Org;
@@ -103,8 +101,7 @@ public abstract class IdentityDirectoryContract extends PortContract {
   void removingAMemberEndsItsMembershipAndItsGrantsInThatOrgOnly() {
     Principal user = fixture.user("ada");
     Namespace ns = fixture.namespace("ns");
-    ports().grants().save(new GrantStore.Entry(UUID.randomUUID(), fixture.org.id(),
-        new Grant(user.id(), ns.id(), Optional.empty(), Action.READ), fixture.now));
+    fixture.grant(user, ns, Optional.empty(), Action.READ);
     Org other = fixture.newOrg();
     ports().principals().insertMembership(new Membership(other.id(), user.id(), Role.MEMBER));
 

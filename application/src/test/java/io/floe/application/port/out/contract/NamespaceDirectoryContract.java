@@ -8,7 +8,6 @@ import io.floe.application.model.Page;
 import io.floe.application.model.PageRequest;
 import io.floe.application.model.SortDirection;
 import io.floe.application.model.TableQuery;
-import io.floe.application.port.out.GrantStore;
 import io.floe.application.port.out.NamespaceDirectory;
 import io.floe.application.port.out.NamespaceDirectory.Listed;
 import io.floe.application.security.ListingScope;
@@ -16,7 +15,6 @@ import io.floe.application.security.TableScope;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
-import io.floe.domain.Grant;
 import io.floe.domain.MetadataValue;
 import io.floe.domain.Namespace;
 import io.floe.domain.Principal;
@@ -104,8 +102,7 @@ public abstract class NamespaceDirectoryContract extends PortContract {
     Namespace open = fixture.namespace("a", Visibility.AUTHENTICATED_PUBLIC);
     Namespace granted = fixture.namespace("b");
     fixture.namespace("c");
-    ports().grants().save(new GrantStore.Entry(UUID.randomUUID(), fixture.org.id(),
-        new Grant(ada.id(), granted.id(), Optional.empty(), Action.READ), fixture.now));
+    fixture.grant(ada, granted, Optional.empty(), Action.READ);
     ListingScope scope = new ListingScope(false, Set.of(Visibility.AUTHENTICATED_PUBLIC),
         Optional.of(ada.id()));
     assertThat(directory().list(fixture.org.id(), scope, Optional.empty()))
@@ -235,8 +232,7 @@ public abstract class NamespaceDirectoryContract extends PortContract {
         .containsExactly(orders, backOrders, customers);
 
     Principal ada = fixture.user("ada");
-    ports().grants().save(new GrantStore.Entry(UUID.randomUUID(), fixture.org.id(),
-        new Grant(ada.id(), ns.id(), Optional.of(customers.id()), Action.READ), fixture.now));
+    fixture.grant(ada, ns, Optional.of(customers), Action.READ);
     Page<CatalogObject> scoped = directory().tables(ns.id(), TableScope.grantedTo(ada.id()),
         TableQuery.of(Optional.empty(), Optional.empty(), SortDirection.DESC,
             new PageRequest(1, 10)));

@@ -3,13 +3,11 @@ package io.floe.application.port.out.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.floe.application.port.out.GrantStore;
 import io.floe.application.port.out.NamespaceStore;
 import io.floe.application.security.ListingScope;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
-import io.floe.domain.Grant;
 import io.floe.domain.Namespace;
 import io.floe.domain.Principal;
 import io.floe.domain.Visibility;
@@ -18,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,9 +94,9 @@ public abstract class NamespaceStoreContract extends PortContract {
     Namespace hidden = fixture.namespace("e-hidden");
     fixture.table(hidden, "t");
     CatalogObject t = fixture.table(tableGranted, "t");
-    grant(ada, granted, Optional.empty());
-    grant(ada, tableGranted, Optional.of(t));
-    grant(crew, teamGranted, Optional.empty());
+    fixture.grant(ada, granted, Optional.empty(), Action.READ);
+    fixture.grant(ada, tableGranted, Optional.of(t), Action.READ);
+    fixture.grant(crew, teamGranted, Optional.empty(), Action.READ);
 
     ListingScope adas = new ListingScope(false, Set.of(Visibility.AUTHENTICATED_PUBLIC),
         Optional.of(ada.id()));
@@ -121,10 +118,5 @@ public abstract class NamespaceStoreContract extends PortContract {
     assertThat(namespaces().hasObjects(ns.id())).isTrue();
     ports().objects().delete(view.id());
     assertThat(namespaces().hasObjects(ns.id())).isFalse();
-  }
-
-  private void grant(Principal to, Namespace ns, Optional<CatalogObject> table) {
-    ports().grants().save(new GrantStore.Entry(UUID.randomUUID(), fixture.org.id(),
-        new Grant(to.id(), ns.id(), table.map(CatalogObject::id), Action.READ), fixture.now));
   }
 }

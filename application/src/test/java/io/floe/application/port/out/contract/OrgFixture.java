@@ -2,10 +2,13 @@ package io.floe.application.port.out.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.application.port.out.GrantStore;
+import io.floe.domain.Action;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
+import io.floe.domain.Grant;
 import io.floe.domain.Namespace;
 import io.floe.domain.Org;
 import io.floe.domain.OrgName;
@@ -114,6 +117,18 @@ public final class OrgFixture {
 
   public Principal team(String name) {
     return member(name, Principal.Kind.TEAM, Role.MEMBER);
+  }
+
+  /** A grant made in the org at {@code createdAt}, on a namespace or one table of it. */
+  public GrantStore.Named grant(Principal to, Namespace namespace, Optional<CatalogObject> table,
+      Action action, Instant createdAt) {
+    return ports.grants().save(new GrantStore.Entry(UUID.randomUUID(), org.id(),
+        new Grant(to.id(), namespace.id(), table.map(CatalogObject::id), action), createdAt));
+  }
+
+  public GrantStore.Named grant(Principal to, Namespace namespace, Optional<CatalogObject> table,
+      Action action) {
+    return grant(to, namespace, table, action, now);
   }
 
   /** A live repo of the org. */
