@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -25,17 +26,20 @@ public final class InMemorySoftDeleteStore<T> implements SoftDeleteStore<T> {
   private final Table<UUID, LifecycleRow<T>> table;
   private final Function<T, UUID> orgId;
   private final Function<T, Optional<Instant>> deletedAt;
-  /** The owner as deleted at an instant (or restored, with none): what its row then reads. */
-  private final BiFunction<T, Optional<Instant>, T> markedDeleted;
+  /** The owner as deleted at an instant: what its row then reads. */
+  private final BiFunction<T, Instant, T> markedDeleted;
+  /** What goes with a purged owner's row, as foreign keys' cascades take it. */
+  private final Consumer<UUID> cascade;
 
   private InMemorySoftDeleteStore(InMemoryDatabase db, Table<UUID, LifecycleRow<T>> table,
       Function<T, UUID> orgId, Function<T, Optional<Instant>> deletedAt,
-      BiFunction<T, Optional<Instant>, T> markedDeleted) {
+      BiFunction<T, Instant, T> markedDeleted, Consumer<UUID> cascade) {
     this.db = db;
     this.table = table;
     this.orgId = orgId;
     this.deletedAt = deletedAt;
     this.markedDeleted = markedDeleted;
+    this.cascade = cascade;
   }
 
   public static InMemorySoftDeleteStore<Namespace> namespaces(InMemoryDatabase db) {
@@ -43,20 +47,22 @@ public final class InMemorySoftDeleteStore<T> implements SoftDeleteStore<T> {
     return new InMemorySoftDeleteStore<>(db, db.namespaces, Namespace::orgId,
         Namespace::deletedAt, (ns, when) -> new Namespace(ns.id(), ns.orgId(), ns.name(),
             ns.bucketId(), ns.prefix(), ns.properties(), ns.description(), ns.metadata(),
-            ns.visibility(), ns.createdAt(), when.orElse(ns.updatedAt()), when));
+            ns.visibility(), ns.createdAt(), when, Optional.of(when)),
+        // Grants on a namespace go with it.
+        id -> db.grants.rows().values().removeIf(grant -> grant.namespaceId().equals(id)));
   }
 
   public static InMemorySoftDeleteStore<Repo> repos(InMemoryDatabase db) {
     return new InMemorySoftDeleteStore<>(db, db.repos, Repo::orgId, Repo::deletedAt,
         (repo, when) -> new Repo(repo.id(), repo.orgId(), repo.name(), repo.location(),
-            repo.description(), repo.createdAt(), when));
+            repo.description(), repo.createdAt(), Optional.of(when)), id -> { });
   }
 
   @Override
   public void markDeleted(UUID id, Instant now, Instant purgeAfter, boolean retainData,
       boolean nameReleased) {
     update(id, row -> deletedAt.apply(row.owner()).isPresent() ? row
-        : new LifecycleRow<>(markedDeleted.apply(row.owner(), Optional.of(now)),
+        : new LifecycleRow<>(markedDeleted.apply(row.owner(), now),
             Optional.of(purgeAfter), retainData,
             nameReleased ? Optional.of(now) : Optional.empty(), row.cleanupAttempts(),
             row.cleanupObjectsDeleted(), row.cleanupLastError()));
@@ -107,8 +113,7 @@ public final class InMemorySoftDeleteStore<T> implements SoftDeleteStore<T> {
   public void purge(UUID id) {
     db.statement(() -> {
       table.remove(id);
-      // Grants on the namespace go with it, as the foreign key's cascade does.
-      db.grants.rows().values().removeIf(grant -> grant.namespaceId().equals(id));
+      cascade.accept(id);
     });
   }
 
