@@ -3,9 +3,9 @@ package io.floe.adapters.storage.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.floe.adapters.storage.BucketStorageContract;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.RefusedLocationException;
+import io.floe.application.port.out.contract.BucketStorageContract;
 import io.floe.domain.StoragePath;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

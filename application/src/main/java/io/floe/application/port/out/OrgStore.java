@@ -32,9 +32,13 @@ public interface OrgStore {
 
   Optional<BucketConfig> defaultBucket(UUID orgId);
 
+  /**
+   * Inserts the configuration; refused with an exception when the org already has one of that
+   * nickname (compared case-insensitively) or, for a default one, already has a default.
+   */
   void insertBucket(BucketConfig bucket);
 
-  /** Rewrites a bucket configuration's settings; its id, org and default flag stay. */
+  /** Rewrites a bucket configuration's settings; its id, org, nickname and default flag stay. */
   void updateBucket(BucketConfig bucket);
 
   void deleteBucket(UUID bucketId);
