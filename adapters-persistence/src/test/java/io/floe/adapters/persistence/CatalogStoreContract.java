@@ -18,8 +18,10 @@ import io.floe.domain.StoragePath;
 import io.floe.domain.StoragePlatform;
 import io.floe.domain.TableName;
 import io.floe.domain.Visibility;
+import io.floe.domain.WebSession;
 import io.floe.application.port.out.IdempotencyStore;
 import io.floe.application.port.out.NameRegistry;
+import io.floe.application.port.out.WebSessionStore;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -52,6 +54,7 @@ abstract class CatalogStoreContract {
   private final JooqNameRegistry names;
   private final JooqPrefixClaimStore claims;
   private final JooqIdempotencyStore idempotency;
+  private final JooqWebSessionStore sessions;
   private Org org;
   private BucketConfig bucket;
 
@@ -67,6 +70,7 @@ abstract class CatalogStoreContract {
     this.names = new JooqNameRegistry(database);
     this.claims = new JooqPrefixClaimStore(database);
     this.idempotency = new JooqIdempotencyStore(database);
+    this.sessions = new JooqWebSessionStore(database);
   }
 
   @AfterAll
@@ -123,6 +127,37 @@ abstract class CatalogStoreContract {
     assertThat(principals.findTokenByHash(ApiToken.hash("ema_secret"))).contains(token);
     assertThat(principals.findTokenByHash("ema_secret")).isEmpty();
     principals.touchToken(token.id(), Instant.now());
+  }
+
+  @Test
+  void webSessionsAreFoundByHashWithTheTokenAsItIsNow() {
+    Principal user = new Principal(UUID.randomUUID(), Principal.Kind.USER, "ada");
+    principals.insertPrincipal(user);
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+    ApiToken token = new ApiToken(UUID.randomUUID(), user.id(), ApiToken.hash("ema_laptop"), now,
+        Optional.empty(), Optional.empty());
+    principals.insertToken(token);
+    WebSession withToken = new WebSession(UUID.randomUUID(), user.id(), ApiToken.hash("s1"),
+        Optional.of(token.id()), "csrf-1", now, now.plusSeconds(3600), Optional.empty());
+    WebSession withoutToken = new WebSession(UUID.randomUUID(), user.id(), ApiToken.hash("s2"),
+        Optional.empty(), "csrf-2", now, now.plusSeconds(60), Optional.empty());
+    sessions.insert(withToken);
+    sessions.insert(withoutToken);
+
+    assertThat(sessions.findBySecretHash(ApiToken.hash("s1")))
+        .contains(new WebSessionStore.Found(withToken, Optional.of(token)));
+    assertThat(sessions.findBySecretHash(ApiToken.hash("s2")))
+        .contains(new WebSessionStore.Found(withoutToken, Optional.empty()));
+    assertThat(sessions.findBySecretHash("s1")).isEmpty();
+
+    sessions.end(ApiToken.hash("s1"), now.plusSeconds(5));
+    sessions.end(ApiToken.hash("s1"), now.plusSeconds(9));
+    assertThat(sessions.findBySecretHash(ApiToken.hash("s1")).orElseThrow().session().endedAt())
+        .contains(now.plusSeconds(5));
+
+    assertThat(sessions.deleteExpired(now.plusSeconds(61))).isGreaterThanOrEqualTo(1);
+    assertThat(sessions.findBySecretHash(ApiToken.hash("s2"))).isEmpty();
+    assertThat(sessions.findBySecretHash(ApiToken.hash("s1"))).isPresent();
   }
 
   @Test
