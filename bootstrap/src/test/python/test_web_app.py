@@ -9,13 +9,21 @@ Screenshots of each page go to a temporary directory, or to FLOE_SCREENSHOTS whe
 import os
 import pathlib
 import re
-import shutil
+import urllib.parse
 
 import pyarrow as pa
 import pytest
 import requests
 
+from pyiceberg.partitioning import PartitionField, PartitionSpec
+from pyiceberg.schema import Schema
+from pyiceberg.table.sorting import SortField, SortOrder
+from pyiceberg.transforms import IdentityTransform
+from pyiceberg.types import (DoubleType, ListType, MapType, NestedField, StringType,
+                             StructType)
+
 import readme
+import repo_commit
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -36,6 +44,20 @@ def _api(floe, method, path, token=None, **kwargs):
     return response
 
 
+def _nested_schema():
+    return Schema(
+        NestedField(1, "station", StringType(), required=True, doc="ICAO code"),
+        NestedField(2, "location", StructType(
+            NestedField(3, "lat", DoubleType(), required=True),
+            NestedField(4, "lon", DoubleType(), required=True)), required=False),
+        NestedField(5, "tags", ListType(element_id=6, element_type=StringType(),
+                                        element_required=False), required=False),
+        NestedField(7, "readings", MapType(key_id=8, key_type=StringType(), value_id=9,
+                                           value_type=DoubleType(), value_required=False),
+                    required=False),
+        NestedField(10, "region", StringType(), required=False))
+
+
 @pytest.fixture(scope="module")
 def seeded(floe):
     """A namespace and a table with two snapshots, written by PyIceberg as the README says, and a
@@ -46,6 +68,13 @@ def seeded(floe):
     table = catalog.create_table(f"{NAMESPACE}.{TABLE}", schema=rows.schema)
     table.append(rows)
     table.append(pa.table({"station": ["KSFO"], "temp_c": [14.2]}))
+    catalog.create_table((NAMESPACE, "daily.v2"), schema=rows.schema)
+    catalog.create_table(f"{NAMESPACE}.stations", schema=_nested_schema(),
+                         partition_spec=PartitionSpec(PartitionField(
+                             source_id=10, field_id=1000, transform=IdentityTransform(),
+                             name="region")),
+                         sort_order=SortOrder(SortField(source_id=1,
+                                                        transform=IdentityTransform())))
     catalog.create_namespace("web-hidden")
     org = floe.warehouse
     reader = _api(floe, "POST", f"/orgs/{org}/users", json={"name": "Rita Reader"}).json()
@@ -122,7 +151,8 @@ def _sign_in(context, floe, token, path="/"):
 
 
 def test_admin_walks_and_edits(floe, seeded, browser, shots):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                  permissions=["clipboard-read", "clipboard-write"])
     admin = _sign_in(context, floe, floe.token)
     page = admin.page
     org = floe.warehouse
@@ -151,7 +181,7 @@ def test_admin_walks_and_edits(floe, seeded, browser, shots):
     expect(page.get_by_role("heading", name=re.compile(NAMESPACE))).to_be_visible()
     expect(page.get_by_role("tab", name="Tables")).to_have_attribute("aria-selected", "true")
     expect(page.get_by_role("tabpanel")).to_have_count(1)
-    expect(page.get_by_role("link", name=TABLE)).to_be_visible()
+    expect(page.get_by_role("link", name=TABLE, exact=True)).to_be_visible()
     admin.shot(shots, "namespace")
 
     # Settings -> General: description and typed metadata; properties read-only.
@@ -208,6 +238,46 @@ def test_admin_walks_and_edits(floe, seeded, browser, shots):
     for line in readme.blocks("Trino")[0].splitlines():
         assert readme.for_server(line, floe).replace(floe.token, "ema_...") in trino, line
     admin.shot(shots, "namespace-connect")
+
+    # Table page: identifier with copy button, nested schema, partition spec, sort order.
+    admin.goto(f"/ui/orgs/{org}/namespaces/{NAMESPACE}")
+    quoted = f'{NAMESPACE}."daily.v2"'
+    expect(page.get_by_role("cell", name=quoted)).to_be_visible()
+    page.get_by_role("link", name="stations").click()
+    expect(page.locator("#table-identifier")).to_have_text(f"{NAMESPACE}.stations")
+    expect(page.get_by_role("row", name=re.compile(r"station\s+string\s+required.*ICAO code")))\
+        .to_be_visible()
+    expect(page.get_by_role("row", name=re.compile(r"^lat\s+double\s+required"))).to_be_visible()
+    expect(page.get_by_role("row", name=re.compile(r"^tags\s+list<string>"))).to_be_visible()
+    expect(page.get_by_role("row", name=re.compile(r"^readings\s+map<string, double>")))\
+        .to_be_visible()
+    expect(page.get_by_role("row", name=re.compile(r"^region\s+region\s+identity")))\
+        .to_be_visible()
+    expect(page.get_by_role("row", name=re.compile(r"^station\s+identity\s+asc")))\
+        .to_be_visible()
+    admin.shot(shots, "table-schema")
+
+    # The identifier copies as the command line writes it, double quotes and all.
+    admin.goto(f"/ui/orgs/{org}/namespaces/{NAMESPACE}/tables/daily.v2")
+    expect(page.locator("#table-identifier")).to_have_text(quoted)
+    page.get_by_role("button", name=f"Copy identifier {quoted}").click()
+    expect(page.get_by_role("button", name=f"Copy identifier {quoted}")).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == quoted
+
+    # Snapshots: the history table and the server-drawn chart of rows and data files.
+    admin.goto(f"/ui/orgs/{org}/namespaces/{NAMESPACE}/tables/{TABLE}?tab=snapshots")
+    history = page.get_by_role("tabpanel").get_by_role("row")
+    expect(history).to_have_count(3)  # a header and two snapshots
+    expect(history.nth(1)).to_contain_text("current")
+    expect(history.nth(1).get_by_role("cell").nth(4)).to_have_text("3")
+    chart = page.get_by_role("img", name=re.compile("Rows and data files over snapshots"))
+    expect(chart).to_be_visible()
+    assert chart.locator("circle.rows-dot").count() == 2
+    assert chart.locator("path.rows").get_attribute("d").startswith("M")
+    admin.shot(shots, "table-snapshots")
+    page.get_by_role("tab", name="Connect").click()
+    expect(page.locator("#connect-duckdb")).to_contain_text(
+        f'SELECT * FROM floe."{NAMESPACE}".{TABLE} LIMIT 10;')
 
     # Pages that cannot be shown say why, as pages, never as a server error.
     response = admin.goto(f"/ui/orgs/{org}/namespaces/no-such-namespace", refused=True)
@@ -280,4 +350,69 @@ def test_responsive_and_dark(floe, seeded, browser, shots):
     assert width <= 390, f"the page is {width}px wide on a 390px screen"
     watched.shot(shots, "org-home-phone-dark")
     watched.assert_quiet()
+    context.close()
+
+
+def test_repo_and_admin_pages(floe, seeded, browser, shots):
+    org = floe.warehouse
+    created = _api(floe, "POST", f"/orgs/{org}/repos",
+                   json={"name": "weather", "description": "Reanalysis fields"})
+    assert created.status_code == 201, created.text
+    repo_commit.main(urllib.parse.urlparse(created.json()["location"]).path)
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                  permissions=["clipboard-read", "clipboard-write"])
+    admin = _sign_in(context, floe, floe.token)
+    page = admin.page
+
+    # Org -> repo: commit log with metadata, the tree with shapes and chunks, refs, tables.
+    page.get_by_role("link", name="weather").click()
+    expect(page.get_by_role("heading", name=re.compile("weather"))).to_be_visible()
+    expect(page.get_by_text("python commit")).to_be_visible()
+    expect(page.get_by_text('{"id":7,"tags":["a","b"]}')).to_be_visible()
+    admin.shot(shots, "repo")
+    page.get_by_role("tab", name="Tree").click()
+    expect(page.get_by_role("row", name=re.compile(r"^t2m\s+array\s+4\s+2\s+float32"))) \
+        .to_be_visible()
+    expect(page.get_by_role("row", name=re.compile(r"^climate\s+group"))).to_be_visible()
+    admin.shot(shots, "repo-tree")
+    page.get_by_role("tab", name="Branches & tags").click()
+    expect(page.get_by_role("link", name="v1")).to_be_visible()
+    page.get_by_role("tab", name="Iceberg tables").click()
+    expect(page.get_by_text("This snapshot declares no tables.")).to_be_visible()
+
+    # Members, and a new API client.
+    page.get_by_role("link", name="Members").click()
+    expect(page.get_by_role("cell", name="Rita Reader")).to_be_visible()
+    page.get_by_label("Kind").select_option("api-client")
+    page.get_by_label("Name").fill("nightly-etl")
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.get_by_role("status")).to_have_text("Created.")
+    expect(page.get_by_role("cell", name="nightly-etl")).to_be_visible()
+    admin.shot(shots, "admin-members")
+
+    # A token: issued with its secret shown once and copied, it works, then revoked, it does not.
+    page.get_by_role("link", name="API tokens").click()
+    page.get_by_label("For").select_option(label="nightly-etl (api client)")
+    page.get_by_label("Note").fill("etl laptop")
+    page.get_by_role("button", name="Issue token").click()
+    secret = page.locator("#issued-token").text_content()
+    assert re.fullmatch(r"ema_[0-9a-f]{64}", secret), secret
+    page.get_by_role("button", name="Copy the new token").click()
+    assert page.evaluate("navigator.clipboard.readText()") == secret
+    assert _api(floe, "GET", "/user/orgs", token=secret).status_code == 200
+    admin.shot(shots, "admin-token-issued")
+    admin.goto(f"/ui/orgs/{org}/admin/tokens")
+    expect(page.locator("#issued-token")).to_have_count(0)  # shown once only
+    expect(page.get_by_text(secret)).to_have_count(0)
+    page.get_by_role("button", name="Revoke token etl laptop of nightly-etl").click()
+    expect(page.get_by_role("status")).to_contain_text("Token revoked")
+    assert _api(floe, "GET", "/user/orgs", token=secret).status_code == 401
+    admin.shot(shots, "admin-tokens")
+
+    # Buckets, never with secrets.
+    page.get_by_role("link", name="Buckets").click()
+    expect(page.get_by_role("cell", name=re.compile("^default"))).to_be_visible()
+    admin.shot(shots, "admin-buckets")
+    admin.assert_quiet()
     context.close()

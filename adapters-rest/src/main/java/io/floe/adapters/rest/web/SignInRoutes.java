@@ -116,7 +116,17 @@ final class SignInRoutes {
     r.http().redirect(start.authorizationUri().toString(), HttpStatus.FOUND);
   }
 
+  /** A refused sign-in at the provider is shown on the sign-in page, with the reason. */
   private void fromProvider(WebRequest r) {
+    try {
+      finishAtProvider(r);
+    } catch (NotAuthorizedException e) {
+      r.http().status(HttpStatus.UNAUTHORIZED);
+      signInPage(r, Optional.of(e.getMessage()));
+    }
+  }
+
+  private void finishAtProvider(WebRequest r) {
     Context ctx = r.http();
     IdentityProviderSignIn signIn = provider.orElseThrow(() ->
         new org.apache.iceberg.exceptions.NotFoundException("No identity provider is configured"));
