@@ -134,8 +134,9 @@ class Watched:
             self.refused(path)
         return self.page.goto(self.base + path)
 
-    def shot(self, directory, name):
-        self.page.screenshot(path=str(directory / f"{name}.png"), full_page=True)
+    def shot(self, directory, name, mask=()):
+        self.page.screenshot(path=str(directory / f"{name}.png"), full_page=True,
+                             mask=list(mask))
 
     def assert_quiet(self):
         assert self.errors == [], "console errors:\n" + "\n".join(self.errors)
@@ -162,7 +163,6 @@ def test_admin_walks_and_edits(floe, seeded, browser, shots):
     expect(page.get_by_role("heading", name="Iceberg namespaces")).to_be_visible()
     expect(page.get_by_role("heading", name="Icechunk repos")).to_be_visible()
     expect(page.get_by_role("link", name=NAMESPACE)).to_be_visible()
-    admin.shot(shots, "org-home")
 
     # The session cookie: HttpOnly, SameSite=Strict, and not the token.
     cookie = next(c for c in context.cookies() if c["name"] == "floe_session")
@@ -339,6 +339,63 @@ def test_reader_sees_without_edit_controls(floe, seeded, browser, shots):
     context.close()
 
 
+def test_create_delete_and_restore_a_namespace(floe, seeded, browser, shots):
+    org = floe.warehouse
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    admin = _sign_in(context, floe, floe.token)
+    page = admin.page
+
+    # New namespace, on the org's default bucket.
+    page.get_by_text("New namespace").click()
+    page.get_by_label("Name", exact=True).fill("web-scratch")
+    page.get_by_label("Description", exact=True).fill("Scratch space")
+    page.get_by_role("button", name="Create").click()
+    expect(page.get_by_role("status")).to_have_text("Created.")
+    expect(page.get_by_role("heading", name=re.compile("web-scratch"))).to_be_visible()
+    assert _api(floe, "GET", f"/orgs/{org}/iceberg/namespaces/web-scratch").json()[
+        "bucket_nickname"] == "default"
+
+    # A name that breaks the rules is refused with the rule, as a page.
+    admin.goto(f"/ui/orgs/{org}")
+    page.get_by_text("New namespace").click()
+    page.get_by_label("Name", exact=True).fill("web-tables")
+    admin.refused(f"/ui/orgs/{org}/namespaces")
+    page.get_by_role("button", name="Create").click()
+    expect(page.get_by_role("alert")).to_contain_text("already exists")
+
+    # Delete asks for the name; a wrong one changes nothing.
+    admin.goto(f"/ui/orgs/{org}/namespaces/web-scratch?tab=settings")
+    page.get_by_label("Type web-scratch to confirm").fill("web-scratc")
+    admin.refused(f"/ui/orgs/{org}/namespaces/web-scratch/delete")
+    page.get_by_role("button", name="Delete namespace").click()
+    expect(page.get_by_role("alert")).to_contain_text("to confirm deleting it")
+    assert _api(floe, "GET", f"/orgs/{org}/iceberg/namespaces/web-scratch").status_code == 200
+    # A namespace with tables cannot be deleted: the reason is on the page.
+    admin.goto(f"/ui/orgs/{org}/namespaces/{NAMESPACE}?tab=settings")
+    page.get_by_label(f"Type {NAMESPACE} to confirm").fill(NAMESPACE)
+    admin.refused(f"/ui/orgs/{org}/namespaces/{NAMESPACE}/delete")
+    page.get_by_role("button", name="Delete namespace").click()
+    expect(page.get_by_role("alert")).to_be_visible()
+    assert _api(floe, "GET", f"/orgs/{org}/iceberg/namespaces/{NAMESPACE}").status_code == 200
+
+    admin.goto(f"/ui/orgs/{org}/namespaces/web-scratch?tab=settings")
+    page.get_by_label("Type web-scratch to confirm").fill("web-scratch")
+    page.get_by_role("button", name="Delete namespace").click()
+    expect(page.get_by_role("status")).to_have_text("Deleted.")
+    expect(page.get_by_label("Show deleted")).to_be_checked()
+    expect(page.get_by_text("deleted", exact=True)).to_be_visible()
+    admin.shot(shots, "org-home-deleted")
+    assert _api(floe, "GET", f"/orgs/{org}/iceberg/namespaces/web-scratch").status_code == 404
+
+    # Restored within the recovery period, with its description.
+    page.get_by_role("button", name="Restore namespace web-scratch").click()
+    expect(page.get_by_role("status")).to_have_text("Restored.")
+    expect(page.locator(".page-head .description")).to_have_text("Scratch space")
+    assert _api(floe, "GET", f"/orgs/{org}/iceberg/namespaces/web-scratch").status_code == 200
+    admin.assert_quiet()
+    context.close()
+
+
 def test_responsive_and_dark(floe, seeded, browser, shots):
     """The org home on a phone, in the dark scheme: one column, readable, no errors."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
@@ -364,6 +421,12 @@ def test_repo_and_admin_pages(floe, seeded, browser, shots):
                                   permissions=["clipboard-read", "clipboard-write"])
     admin = _sign_in(context, floe, floe.token)
     page = admin.page
+
+    # The org home with both kinds side by side (the README's screenshot).
+    expect(page.get_by_role("link", name="weather")).to_be_visible()
+    expect(page.get_by_text("Reanalysis fields")).to_be_visible()
+    expect(page.get_by_role("link", name=NAMESPACE)).to_be_visible()
+    admin.shot(shots, "org-home")
 
     # Org -> repo: commit log with metadata, the tree with shapes and chunks, refs, tables.
     page.get_by_role("link", name="weather").click()
@@ -401,7 +464,7 @@ def test_repo_and_admin_pages(floe, seeded, browser, shots):
     page.get_by_role("button", name="Copy the new token").click()
     assert page.evaluate("navigator.clipboard.readText()") == secret
     assert _api(floe, "GET", "/user/orgs", token=secret).status_code == 200
-    admin.shot(shots, "admin-token-issued")
+    admin.shot(shots, "admin-token-issued", mask=[page.locator("#issued-token")])
     admin.goto(f"/ui/orgs/{org}/admin/tokens")
     expect(page.locator("#issued-token")).to_have_count(0)  # shown once only
     expect(page.get_by_text(secret)).to_have_count(0)
