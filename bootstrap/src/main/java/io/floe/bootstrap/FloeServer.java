@@ -26,6 +26,7 @@ import io.floe.adapters.rest.management.LocalBucketEndpoint;
 import io.floe.adapters.rest.management.OrgAdministrationRoutes;
 import io.floe.adapters.rest.management.OrgRoutes;
 import io.floe.adapters.rest.web.WebApp;
+import io.floe.adapters.rest.web.WebPaths;
 import io.floe.adapters.rest.web.WebUseCases;
 import io.floe.adapters.rest.management.UserRoutes;
 import io.floe.adapters.storage.StorageAdapters;
@@ -161,7 +162,7 @@ public final class FloeServer implements AutoCloseable {
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, catalog.tables,
             catalog.views, settings.idempotencyLifetime()),
-        List.of(new ServiceInfoRoutes(FloeVersion.build().describe()),
+        List.of(new ServiceInfoRoutes(FloeVersion.build().describe(), WebPaths.ROOT),
             repoModule.routes(authentication, namespaceModule.buckets),
             namespaceModule.routes(authentication), accessRoutes,
             new OrgRoutes(authentication, orgDirectory),

@@ -46,7 +46,6 @@ final class SignInRoutes {
   }
 
   void register(RoutesConfig routes) {
-    routes.get("/", handlers.page(this::home));
     routes.get(WebPaths.ROOT, handlers.page(this::home));
     routes.get(WebPaths.SIGN_IN, handlers.page(r -> signInPage(r, Optional.empty())));
     routes.post(WebPaths.SIGN_IN, handlers.page(this::signIn));

@@ -18,7 +18,7 @@ public final class WebPaths {
 
   /** Whether a request path belongs to the web app (and gets its errors as HTML pages). */
   public static boolean isWebPath(String path) {
-    return path.equals("/") || path.equals(ROOT) || path.startsWith(ROOT + "/");
+    return path.equals(ROOT) || path.startsWith(ROOT + "/");
   }
 
   public static String org(String org) {
