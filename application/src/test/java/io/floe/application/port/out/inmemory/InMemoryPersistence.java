@@ -28,6 +28,7 @@ public final class InMemoryPersistence implements PersistencePorts {
   private final InMemoryRepoStore repos;
   private final InMemorySoftDeleteStore<Repo> repoDeletes;
   private final InMemoryIdempotencyStore idempotency;
+  private final InMemoryWebSessionStore webSessions;
 
   public InMemoryPersistence() {
     this(Clock.systemUTC());
@@ -53,6 +54,7 @@ public final class InMemoryPersistence implements PersistencePorts {
     this.repos = new InMemoryRepoStore(db);
     this.repoDeletes = InMemorySoftDeleteStore.repos(db);
     this.idempotency = new InMemoryIdempotencyStore(db);
+    this.webSessions = new InMemoryWebSessionStore(db);
   }
 
   /** A transaction holds the whole database: another one waits rather than skipping rows. */
@@ -154,5 +156,10 @@ public final class InMemoryPersistence implements PersistencePorts {
   @Override
   public InMemoryIdempotencyStore idempotency() {
     return idempotency;
+  }
+
+  @Override
+  public InMemoryWebSessionStore webSessions() {
+    return webSessions;
   }
 }
