@@ -2,9 +2,8 @@ package io.floe.adapters.rest;
 
 import io.floe.adapters.rest.iceberg.IcebergErrors;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
-import io.floe.adapters.rest.iceberg.RestJson;
-import io.floe.adapters.rest.management.ManagementErrors;
-import io.floe.adapters.rest.management.ManagementRequest;
+import io.floe.adapters.rest.http.RequestIds;
+import io.floe.adapters.rest.http.RequestInput;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -18,8 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Floe's HTTP server: health, the Iceberg REST catalog, and whatever other route groups bootstrap
- * adds. Every error, ours or the web framework's, is answered in the Iceberg error model. On stop,
- * requests in flight are allowed to finish.
+ * adds. Every request's input is checked once before its route runs ({@link RequestInput}). Every
+ * error, ours, the web framework's or the HTTP layer's, is answered in JSON: the Iceberg error
+ * model, or the management API's shape under its paths. On stop, requests in flight finish.
  */
 public final class FloeHttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FloeHttpServer.class);
@@ -40,13 +40,15 @@ public final class FloeHttpServer implements AutoCloseable {
       config.jetty.modifyServer(server -> {
         server.setStopTimeout(STOP_TIMEOUT_MS);
         server.setHandler(new GracefulHandler(server.getHandler()));
+        server.setErrorHandler(new JsonErrorHandler());
       });
+      config.routes.before(RequestInput::check);
       health.register(config.routes);
       iceberg.register(config.routes);
       groups.forEach(group -> group.accept(config.routes));
       config.routes.exception(HttpResponseException.class, FloeHttpServer::frameworkError);
       config.routes.exception(Exception.class, (error, ctx) -> error(ctx,
-          IcebergErrors.toResponse(error)));
+          IcebergErrors.toResponse(error, RequestIds.of(ctx))));
       config.routes.error(404, "*", ctx -> {
         if (ctx.result() == null || ctx.result().isEmpty()) {
           error(ctx, IcebergErrors.of(404, "NotFoundException",
@@ -68,6 +70,18 @@ public final class FloeHttpServer implements AutoCloseable {
     return app.port();
   }
 
+  /** A route this server serves: its HTTP method and path template, e.g. {@code /orgs/{org}}. */
+  public record Route(String method, String path) {}
+
+  /** Every route, as the router holds them: what a test of all routes iterates over. */
+  public List<Route> routes() {
+    return app.unsafe.internalRouter.allHttpHandlers().stream()
+        .map(parsed -> parsed.endpoint)
+        .filter(endpoint -> endpoint.method.isHttpMethod())
+        .map(endpoint -> new Route(endpoint.method.name(), endpoint.path))
+        .toList();
+  }
+
   @Override
   public void close() {
     app.stop();
@@ -87,8 +101,7 @@ public final class FloeHttpServer implements AutoCloseable {
 
   /** Iceberg routes answer in the Iceberg error model; management routes as their clients expect. */
   private static void error(Context ctx, ErrorResponse response) {
-    String body = ManagementRequest.isManagementPath(ctx.path())
-        ? ManagementErrors.body(response) : RestJson.write(response);
-    ctx.status(response.code()).contentType("application/json").result(body);
+    ctx.status(response.code()).contentType("application/json")
+        .result(ErrorBodies.of(ctx.path(), response));
   }
 }
