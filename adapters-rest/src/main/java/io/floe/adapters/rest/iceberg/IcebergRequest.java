@@ -1,5 +1,7 @@
 package io.floe.adapters.rest.iceberg;
 
+import io.floe.adapters.rest.http.RequestIds;
+import io.floe.adapters.rest.http.RequestInput;
 import io.floe.application.model.IdempotencyKey;
 import io.floe.application.model.RequestInfo;
 import io.floe.application.port.in.access.AuthenticateUseCase;
@@ -9,7 +11,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Optional;
-import java.util.UUID;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -22,8 +23,6 @@ import org.apache.iceberg.rest.RESTUtil;
  */
 final class IcebergRequest {
   static final String IDEMPOTENCY_KEY = RESTUtil.IDEMPOTENCY_KEY_HEADER;
-  /** Set by the HTTP server for every request; a request id of our own otherwise. */
-  static final String REQUEST_ID_ATTRIBUTE = "floe.request-id";
   private static final int PREFIX = 3;
   private static final int NAMESPACE = 5;
   private static final int OBJECT = 7;
@@ -64,7 +63,7 @@ final class IcebergRequest {
   }
 
   String body() {
-    return ctx.body();
+    return RequestInput.body(ctx);
   }
 
   Integer pageSize() {
@@ -106,9 +105,7 @@ final class IcebergRequest {
     Optional<IdempotencyKey> idempotency = key == null ? Optional.empty()
         : Optional.of(new IdempotencyKey(key, ctx.method() + " " + ctx.req().getRequestURI()
             + " " + sha256(ctx.bodyAsBytes())));
-    Object requestId = ctx.attribute(REQUEST_ID_ATTRIBUTE);
-    return new RequestInfo(requestId != null ? requestId.toString() : UUID.randomUUID().toString(),
-        idempotency);
+    return new RequestInfo(RequestIds.of(ctx), idempotency);
   }
 
   private static String sha256(byte[] body) {
