@@ -84,6 +84,17 @@ final class FuzzCorpus {
     return bodies;
   }
 
+  /** Whether the body holds a NUL or a lone surrogate (raw or escaped) or is no UTF-8. */
+  static boolean isUnkeepable(byte[] body) {
+    try {
+      String text = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+          .decode(java.nio.ByteBuffer.wrap(body)).toString();
+      return text.indexOf(0) >= 0 || text.contains("\\u0000") || text.contains("\\ud800");
+    } catch (java.nio.charset.CharacterCodingException e) {
+      return true;
+    }
+  }
+
   /** One way to break a valid body: a description and the broken body. */
   record Variant(String description, byte[] body) {}
 

@@ -46,12 +46,7 @@ final class RouteExamples {
           "{\"namespace\":[\"fuzzed\"],\"properties\":{\"owner\":\"ada\"}}"),
       Map.entry("POST " + NAMESPACE + "/properties",
           "{\"removals\":[\"gone\"],\"updates\":{\"owner\":\"grace\"}}"),
-      Map.entry("POST " + NAMESPACE + "/tables", "{\"name\":\"fuzzed\",\"schema\":" + SCHEMA
-          + ",\"partition-spec\":{\"spec-id\":0,\"fields\":[{\"name\":\"region\","
-          + "\"transform\":\"identity\",\"source-id\":2,\"field-id\":1000}]},"
-          + "\"write-order\":{\"order-id\":1,\"fields\":[{\"transform\":\"identity\","
-          + "\"source-id\":1,\"direction\":\"asc\",\"null-order\":\"nulls-first\"}]},"
-          + "\"stage-create\":false,\"properties\":{\"owner\":\"ada\"}}"),
+      Map.entry("POST " + NAMESPACE + "/tables", createTable("fuzzed")),
       Map.entry("POST " + TABLE, commit("{\"action\":\"set-properties\","
           + "\"updates\":{\"owner\":\"grace\"}}")),
       Map.entry("POST " + TABLE + "/sign", "{\"region\":\"us-east-1\",\"method\":\"GET\","
@@ -67,8 +62,7 @@ final class RouteExamples {
           + "\"identifier\":{\"namespace\":[\"sales\"],\"name\":\"orders\"},\"requirements\":"
           + "[{\"type\":\"assert-table-uuid\",\"uuid\":\"${ordersUuid}\"}],\"updates\":[{"
           + "\"action\":\"set-properties\",\"updates\":{\"owner\":\"grace\"}}]}]}"),
-      Map.entry("POST " + NAMESPACE + "/views", "{\"name\":\"fuzzed\",\"schema\":" + SCHEMA
-          + ",\"view-version\":" + VIEW_VERSION + ",\"properties\":{\"owner\":\"ada\"}}"),
+      Map.entry("POST " + NAMESPACE + "/views", createView("fuzzed")),
       Map.entry("POST " + VIEW, commit("{\"action\":\"set-properties\","
           + "\"updates\":{\"owner\":\"grace\"}}")),
       Map.entry("POST " + NAMESPACE + "/register-view",
@@ -138,6 +132,22 @@ final class RouteExamples {
           "{\"principal_id\":\"${ada}\",\"expires_at\":\"10000-01-01T00:00:00Z\"}",
           "{\"principal_id\":\"${ada}\",\"expires_in_seconds\":1e300}",
           "{\"principal_id\":\"00000000-0000-0000-0000-000000000000\"}")));
+
+  /** A partitioned, sorted table of two columns. */
+  static String createTable(String name) {
+    return "{\"name\":\"" + name + "\",\"schema\":" + SCHEMA
+        + ",\"partition-spec\":{\"spec-id\":0,\"fields\":[{\"name\":\"region\","
+        + "\"transform\":\"identity\",\"source-id\":2,\"field-id\":1000}]},"
+        + "\"write-order\":{\"order-id\":1,\"fields\":[{\"transform\":\"identity\","
+        + "\"source-id\":1,\"direction\":\"asc\",\"null-order\":\"nulls-first\"}]},"
+        + "\"stage-create\":false,\"properties\":{\"owner\":\"ada\"}}";
+  }
+
+  /** A view of the table's columns; {@code ${now}} stands for its version's time. */
+  static String createView(String name) {
+    return "{\"name\":\"" + name + "\",\"schema\":" + SCHEMA + ",\"view-version\":"
+        + VIEW_VERSION + ",\"properties\":{\"owner\":\"ada\"}}";
+  }
 
   private static String commit(String update) {
     return "{\"requirements\":[],\"updates\":[" + update + "]}";

@@ -7,12 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.adapters.rest.FloeHttpServer.Route;
 import io.floe.adapters.rest.management.ManagementRequest;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,14 +22,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.rest.RESTCatalog;
-import org.apache.iceberg.types.Types;
-import org.apache.iceberg.view.View;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -46,10 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * database and no file of the bucket.
  */
 class RouteFuzzTest {
-  private static final Schema SCHEMA = new Schema(
-      Types.NestedField.required(1, "id", Types.LongType.get()),
-      Types.NestedField.optional(2, "region", Types.StringType.get()));
   private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
+  private static final Set<String> READS = Set.of("GET", "HEAD");
   private static final Pattern INTERNALS = Pattern.compile("org\\.jooq|org\\.postgresql"
       + "|PSQLException|SQL \\[|ERROR: |\\tat |java\\.lang\\.|NullPointerException"
       + "|DateTimeException|Exception: ");
@@ -94,7 +84,9 @@ class RouteFuzzTest {
   Stream<DynamicTest> everyRouteRefusesMalformedInputCleanly() {
     List<Route> routes = floe.server().routes();
     assertThat(routes).hasSizeGreaterThan(60);
-    return routes.stream().map(route -> dynamicTest(route.method() + " " + route.path(),
+    // Reads first: they change nothing, so they share one fixture.
+    return routes.stream().sorted(Comparator.comparing(route -> !READS.contains(route.method())))
+        .map(route -> dynamicTest(route.method() + " " + route.path(),
         () -> new RouteProbe(route, fixture()).run()));
   }
 
@@ -200,10 +192,14 @@ class RouteFuzzTest {
       RawHttp.Request withoutBody = base().body(null, RawHttp.Framing.EXACT);
       boolean needsBody = send("no body", withoutBody, false).status() >= 400;
       for (byte[] body : FuzzCorpus.bodies()) {
-        boolean anObject = body.length > 0 && body[0] == '{' && body[body.length - 1] == '}'
-            && !new String(body, StandardCharsets.UTF_8).contains("\\u0000")
-            && !new String(body, StandardCharsets.UTF_8).contains("\\ud800");
-        send("body", base().body(body, RawHttp.Framing.EXACT), needsBody && !anObject);
+        // A route that needs no body ignores one of the wrong shape; text that cannot be kept
+        // (or is no UTF-8) is refused on every route, so only that is worth sending to it.
+        boolean unkeepable = FuzzCorpus.isUnkeepable(body);
+        boolean anObject = body.length > 0 && body[0] == '{' && body[body.length - 1] == '}';
+        if (needsBody || unkeepable) {
+          send("body", base().body(body, RawHttp.Framing.EXACT),
+              unkeepable || needsBody && !anObject);
+        }
       }
       byte[] whole = exampleBody == null ? FuzzCorpus.ascii("{}") : FuzzCorpus.utf8(exampleBody);
       send("truncated body", base().body(whole, RawHttp.Framing.SHORT), true);
@@ -286,7 +282,7 @@ class RouteFuzzTest {
       RawHttp.Reply reply = http.send(request);
       long answered = System.nanoTime();
       // A read leaves no trace to compare request by request; run() compares once at the end.
-      boolean read = Set.of("GET", "HEAD").contains(request.method());
+      boolean read = READS.contains(request.method());
       StoredState after = read ? current : camera.take(fixture.storage());
       requests++;
       requestNanos += answered - started;
@@ -351,21 +347,18 @@ class RouteFuzzTest {
     floe.server().database().dsl().execute("insert into memberships (org_id, principal_id, role)"
         + " select id, ?::uuid, 'ADMIN' from orgs where name = ?", operatorId, org.warehouse());
     Map<String, String> values = new LinkedHashMap<>();
-    try (RESTCatalog catalog = floe.catalog(org, Map.of())) {
-      catalog.createNamespace(Namespace.of("sales"));
-      Table orders = catalog.createTable(TableIdentifier.of("sales", "orders"), SCHEMA,
-          PartitionSpec.builderFor(SCHEMA).identity("region").build());
-      View recent = catalog.buildView(TableIdentifier.of("sales", "recent")).withSchema(SCHEMA)
-          .withDefaultNamespace(Namespace.of("sales"))
-          .withQuery("spark", "select * from sales.orders").create();
-      values.put("ordersUuid", orders.uuid().toString());
-      values.put("ordersMetadata", ((org.apache.iceberg.HasTableOperations) orders).operations()
-          .current().metadataFileLocation());
-      values.put("viewMetadata", ((org.apache.iceberg.view.BaseView) recent).operations()
-          .current().metadataFileLocation());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    values.put("now", Long.toString(Instant.now().toEpochMilli()));
+    IcebergHttp catalog = new IcebergHttp(floe, org);
+    assertThat(catalog.post("/namespaces", "{\"namespace\":[\"sales\"]}").status())
+        .isEqualTo(200);
+    IcebergHttp.Reply orders = catalog.post("/namespaces/sales/tables",
+        RouteExamples.createTable("orders"));
+    IcebergHttp.Reply recent = catalog.post("/namespaces/sales/views",
+        RouteExamples.createView("recent").replace("${now}", values.get("now")));
+    assertThat(List.of(orders.status(), recent.status())).containsOnly(200);
+    values.put("ordersUuid", orders.body().path("metadata").path("table-uuid").asText());
+    values.put("ordersMetadata", orders.body().path("metadata-location").asText());
+    values.put("viewMetadata", recent.body().path("metadata-location").asText());
     OrgAccess access = new OrgAccess(floe, org);
     String base = "/orgs/" + org.warehouse();
     String ada = access.create("users", "ada");
@@ -380,7 +373,6 @@ class RouteFuzzTest {
     values.put("token", access.admin().post(base + "/tokens", Map.of("principal_id", ada))
         .body().path("id").asText());
     values.put("grant", access.grant(ada, "sales", null, "read"));
-    values.put("now", Long.toString(Instant.now().toEpochMilli()));
     fixture = new Fixture(org.warehouse(), directory.resolve("buckets").resolve(org.warehouse()),
         values);
     fixtureState = camera.take(fixture.storage());
