@@ -61,7 +61,8 @@ record StoredState(Map<String, String> rowsByTable, List<String> files) {
     return String.join(", ", changed);
   }
 
-  private static List<String> files(Path directory) {
+  /** Every file and directory under {@code directory}, with the sizes of the files. */
+  static List<String> files(Path directory) {
     if (!Files.exists(directory)) {
       return List.of();
     }

@@ -2,7 +2,9 @@ package io.floe.application.iceberg;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
@@ -34,24 +36,15 @@ public final class ClientUpdates {
       Supplier<TableMetadata.Builder> start, List<MetadataUpdate> updates) {
     for (int i = 0; i < updates.size(); i++) {
       MetadataUpdate update = updates.get(i);
+      Supplier<Optional<TableMetadata>> before = stateBefore(start, updates.subList(0, i));
       if (update instanceof MetadataUpdate.AssignUUID assign) {
         requireSameUuid(assign.uuid(), base == null ? null : base.uuid(), "table");
-      } else if (update instanceof MetadataUpdate.SetDefaultPartitionSpec spec
-          && spec.specId() != LAST_ADDED) {
-        int id = spec.specId();
-        stateBefore(start, updates, i).filter(state -> !state.specsById().containsKey(id))
-            .ifPresent(state -> {
-              throw new BadRequestException("set-default-spec: the table has no partition spec "
-                  + "%s", id);
-            });
-      } else if (update instanceof MetadataUpdate.SetDefaultSortOrder order
-          && order.sortOrderId() != LAST_ADDED) {
-        int id = order.sortOrderId();
-        stateBefore(start, updates, i).filter(state -> !state.sortOrdersById().containsKey(id))
-            .ifPresent(state -> {
-              throw new BadRequestException("set-default-sort-order: the table has no sort order "
-                  + "%s", id);
-            });
+      } else if (update instanceof MetadataUpdate.SetDefaultPartitionSpec spec) {
+        requireKnown(spec.specId(), before, state -> state.specsById().keySet(),
+            "set-default-spec", "partition spec");
+      } else if (update instanceof MetadataUpdate.SetDefaultSortOrder order) {
+        requireKnown(order.sortOrderId(), before, state -> state.sortOrdersById().keySet(),
+            "set-default-sort-order", "sort order");
       }
     }
     return built(() -> {
@@ -89,19 +82,33 @@ public final class ClientUpdates {
   }
 
   /**
-   * The metadata the updates before {@code index} make, to see which ids exist when the update at
-   * {@code index} applies; empty when that prefix is not complete metadata on its own (the first
-   * commit of a staged create), in which case building the whole change decides.
+   * Refuses a default spec or sort order {@code id} (other than "the last added") that the
+   * metadata before the update does not have.
    */
-  private static Optional<TableMetadata> stateBefore(Supplier<TableMetadata.Builder> start,
-      List<MetadataUpdate> updates, int index) {
-    try {
-      TableMetadata.Builder builder = start.get();
-      updates.subList(0, index).forEach(update -> update.applyTo(builder));
-      return Optional.ofNullable(builder.build());
-    } catch (RuntimeException e) {
-      return Optional.empty();
+  private static void requireKnown(int id, Supplier<Optional<TableMetadata>> before,
+      Function<TableMetadata, Set<Integer>> ids, String update, String what) {
+    if (id != LAST_ADDED && before.get().filter(state -> !ids.apply(state).contains(id))
+        .isPresent()) {
+      throw new BadRequestException("%s: the table has no %s %s", update, what, id);
     }
+  }
+
+  /**
+   * The metadata {@code earlier} updates make, built when asked for, to see which ids exist when
+   * the next update applies; empty when those updates are not complete metadata on their own
+   * (the first commit of a staged create), in which case building the whole change decides.
+   */
+  private static Supplier<Optional<TableMetadata>> stateBefore(
+      Supplier<TableMetadata.Builder> start, List<MetadataUpdate> earlier) {
+    return () -> {
+      try {
+        TableMetadata.Builder builder = start.get();
+        earlier.forEach(update -> update.applyTo(builder));
+        return Optional.ofNullable(builder.build());
+      } catch (RuntimeException e) {
+        return Optional.empty();
+      }
+    };
   }
 
   /**
