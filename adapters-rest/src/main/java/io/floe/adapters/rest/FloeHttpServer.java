@@ -2,7 +2,6 @@ package io.floe.adapters.rest;
 
 import io.floe.adapters.rest.iceberg.IcebergErrors;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
-import io.floe.adapters.rest.http.RequestIds;
 import io.floe.adapters.rest.http.RequestInput;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -17,9 +16,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Floe's HTTP server: health, the Iceberg REST catalog, and whatever other route groups bootstrap
- * adds. Every request's input is checked once before its route runs ({@link RequestInput}). Every
- * error, ours, the web framework's or the HTTP layer's, is answered in JSON: the Iceberg error
- * model, or the management API's shape under its paths. On stop, requests in flight finish.
+ * adds. Every request gets an id and one access-log line ({@link RequestTracing}), and its input
+ * is checked once before its route runs ({@link RequestInput}). Every error, ours, the web
+ * framework's or the HTTP layer's, is answered in JSON: the Iceberg error model, or the
+ * management API's shape under its paths. On stop, requests in flight finish.
  */
 public final class FloeHttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FloeHttpServer.class);
@@ -37,22 +37,24 @@ public final class FloeHttpServer implements AutoCloseable {
       config.startup.showOldJavalinVersionWarning = false;
       config.http.maxRequestSize = MAX_REQUEST_BYTES;
       config.router.ignoreTrailingSlashes = true;
+      config.requestLogger.http(RequestTracing::end);
       config.jetty.modifyServer(server -> {
         server.setStopTimeout(STOP_TIMEOUT_MS);
         server.setHandler(new GracefulHandler(server.getHandler()));
         server.setErrorHandler(new JsonErrorHandler());
       });
+      config.routes.before(RequestTracing::begin);
       config.routes.before(RequestInput::check);
       health.register(config.routes);
       iceberg.register(config.routes);
       groups.forEach(group -> group.accept(config.routes));
       config.routes.exception(HttpResponseException.class, FloeHttpServer::frameworkError);
       config.routes.exception(Exception.class, (error, ctx) -> error(ctx,
-          IcebergErrors.toResponse(error, RequestIds.of(ctx))));
+          IcebergErrors.toResponse(error, RequestTracing.id(ctx))));
       config.routes.error(404, "*", ctx -> {
         if (ctx.result() == null || ctx.result().isEmpty()) {
           error(ctx, IcebergErrors.of(404, "NotFoundException",
-              "No such route: " + ctx.method() + " " + ctx.path()));
+              "No such route: " + ctx.method() + " " + ctx.path() + catalogUriHint(ctx)));
         }
       });
       config.routes.error(405, "*", ctx -> error(ctx, IcebergErrors.of(405,
@@ -87,6 +89,21 @@ public final class FloeHttpServer implements AutoCloseable {
     app.stop();
   }
 
+  /**
+   * An Iceberg client configured with the server's address instead of the catalog's asks for
+   * {@code /v1/config}: tell it where the catalog is.
+   */
+  private static String catalogUriHint(Context ctx) {
+    String path = ctx.path();
+    if (path.startsWith(IcebergRoutes.ROOT + "/") || !(path.startsWith("/v1/")
+        || path.contains("/v1/config"))) {
+      return "";
+    }
+    String host = ctx.host() == null ? "<server>" : ctx.host();
+    return ". Floe's Iceberg REST catalog is under " + IcebergRoutes.ROOT + ": use "
+        + ctx.scheme() + "://" + host + IcebergRoutes.ROOT + " as the catalog URI";
+  }
+
   private static void frameworkError(HttpResponseException error, Context ctx) {
     String type = switch (error.getStatus()) {
       case 400 -> "BadRequestException";
@@ -96,7 +113,9 @@ public final class FloeHttpServer implements AutoCloseable {
       case 413 -> "RequestTooLargeException";
       default -> "HttpException";
     };
-    error(ctx, IcebergErrors.of(error.getStatus(), type, error.getMessage()));
+    String message = error.getStatus() == 404 ? error.getMessage() + catalogUriHint(ctx)
+        : error.getMessage();
+    error(ctx, IcebergErrors.of(error.getStatus(), type, message));
   }
 
   /** Iceberg routes answer in the Iceberg error model; management routes as their clients expect. */

@@ -1,5 +1,6 @@
 package io.floe.adapters.rest.iceberg;
 
+import io.floe.application.port.out.RefusedLocationException;
 import io.floe.application.port.out.StorageException;
 import io.floe.domain.DomainException;
 import io.floe.domain.FeatureDisabledException;
@@ -42,6 +43,7 @@ public final class IcebergErrors {
     STATUS.put(NotAuthorizedException.class, 401);
     STATUS.put(ForbiddenException.class, 403);
     STATUS.put(FeatureDisabledException.class, 403);
+    STATUS.put(RefusedLocationException.class, 403);
     STATUS.put(NoSuchWarehouseException.class, 404);
     STATUS.put(NoSuchNamespaceException.class, 404);
     STATUS.put(NoSuchTableException.class, 404);
@@ -85,8 +87,7 @@ public final class IcebergErrors {
       return of(status, type, "Internal error; request id " + requestId);
     }
     LOG.debug("request {} refused with {}: {}", requestId, status, error.getMessage());
-    String type = error instanceof FeatureDisabledException ? "ForbiddenException"
-        : error.getClass().getSimpleName();
+    String type = status == 403 ? "ForbiddenException" : error.getClass().getSimpleName();
     return of(status, type, error.getMessage());
   }
 
