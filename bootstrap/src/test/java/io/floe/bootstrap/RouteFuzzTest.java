@@ -44,6 +44,10 @@ class RouteFuzzTest {
       + "|PSQLException|SQL \\[|ERROR: |\\tat |java\\.lang\\.|NullPointerException"
       + "|DateTimeException|Exception: ");
   private static final AtomicInteger NAMES = new AtomicInteger();
+  /** The S3 endpoint local buckets have in the arraylake client's model; it speaks S3. */
+  private static final String LOCAL_BUCKET_ENDPOINT = "/floe-local-bucket";
+  private static final Pattern S3_ERROR = Pattern.compile(
+      "^<\\?xml[^>]*>\\s*<Error><Code>[A-Za-z]+</Code><Message>[^<]+</Message></Error>\\s*$");
 
   @TempDir static Path directory;
   private static TestFloe floe;
@@ -315,6 +319,12 @@ class RouteFuzzTest {
   /** Null when the error body is in the error model of the API the path belongs to. */
   private static String errorModelProblem(RawHttp.Request request, RawHttp.Reply reply) {
     String path = new String(request.target(), StandardCharsets.ISO_8859_1).split("\\?", 2)[0];
+    if ((path.equals(LOCAL_BUCKET_ENDPOINT) || path.startsWith(LOCAL_BUCKET_ENDPOINT + "/"))
+        && S3_ERROR.matcher(reply.text()).matches()) {
+      // Its route answers S3 clients in S3's error model; what the HTTP layer refuses before
+      // the route is in the Iceberg error model, as on every path outside the management API.
+      return null;
+    }
     JsonNode body = reply.json();
     if (body == null) {
       return "the error is not JSON";
