@@ -86,6 +86,7 @@ public final class FloeServer implements AutoCloseable {
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   private final OrgProvisioningService provisioning;
   private final JooqOrgStore orgs;
+  private final Database database;
   private final FloeHttpServer http;
 
   private FloeServer(ServerSettings settings, Clock clock, LifecycleProbe probe) {
@@ -98,6 +99,7 @@ public final class FloeServer implements AutoCloseable {
       return postgres.settings();
     });
     Database database = Database.open(databaseSettings, DATABASE_POOL_SIZE);
+    this.database = database;
     started.push(database);
     StorageAdapters storage = new StorageAdapters();
     started.push(storage);
@@ -246,6 +248,16 @@ public final class FloeServer implements AutoCloseable {
 
   public ServerSettings settings() {
     return settings;
+  }
+
+  /** Every HTTP route the server serves. */
+  public List<FloeHttpServer.Route> routes() {
+    return http.routes();
+  }
+
+  /** The catalog database, for tests that look at every row. */
+  Database database() {
+    return database;
   }
 
   @Override

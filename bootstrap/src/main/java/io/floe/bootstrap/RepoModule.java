@@ -56,7 +56,7 @@ final class RepoModule {
       BucketManagementUseCase buckets) {
     Consumer<RoutesConfig> floe =
         new RepoRoutes(authentication, lifecycle, directory, browsing, buckets)::register;
-    return new ArraylakeRepoRoutes(authentication, directory, lifecycle, opening, descriptions)
-        .andThen(floe);
+    return new ArraylakeRepoRoutes(authentication, directory, lifecycle, opening, descriptions,
+        buckets).andThen(floe);
   }
 }

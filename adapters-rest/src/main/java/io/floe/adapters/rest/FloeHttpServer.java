@@ -2,9 +2,7 @@ package io.floe.adapters.rest;
 
 import io.floe.adapters.rest.iceberg.IcebergErrors;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
-import io.floe.adapters.rest.iceberg.RestJson;
-import io.floe.adapters.rest.management.ManagementErrors;
-import io.floe.adapters.rest.management.ManagementRequest;
+import io.floe.adapters.rest.http.RequestInput;
 import io.floe.adapters.rest.web.WebApp;
 import io.floe.adapters.rest.web.WebPaths;
 import io.javalin.Javalin;
@@ -21,9 +19,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Floe's HTTP server: health, the Iceberg REST catalog, whatever other route groups bootstrap
- * adds, and the web app. Every error of the APIs, ours or the web framework's, is answered in the
- * Iceberg error model; the web app's as a page. Every request gets an id and one access-log line
- * ({@link RequestTracing}). On stop, requests in flight are allowed to finish.
+ * adds, and the web app. Every request gets an id and one access-log line ({@link RequestTracing}),
+ * and its input is checked once before its route runs ({@link RequestInput}). Every error of the
+ * APIs, ours, the web framework's or the HTTP layer's, is answered in JSON: the Iceberg error model,
+ * or the management API's shape under its paths; the web app's as a page. On stop, requests in
+ * flight finish.
  */
 public final class FloeHttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FloeHttpServer.class);
@@ -52,15 +52,17 @@ public final class FloeHttpServer implements AutoCloseable {
       config.jetty.modifyServer(server -> {
         server.setStopTimeout(STOP_TIMEOUT_MS);
         server.setHandler(new GracefulHandler(server.getHandler()));
+        server.setErrorHandler(new JsonErrorHandler());
       });
       config.routes.before(RequestTracing::begin);
+      config.routes.before(RequestInput::check);
       health.register(config.routes);
       iceberg.register(config.routes);
       groups.forEach(group -> group.accept(config.routes));
       web.ifPresent(app -> app.accept(config.routes));
       config.routes.exception(HttpResponseException.class, this::frameworkError);
       config.routes.exception(Exception.class, (error, ctx) -> error(ctx,
-          IcebergErrors.toResponse(error)));
+          IcebergErrors.toResponse(error, RequestTracing.id(ctx))));
       config.routes.error(404, "*", ctx -> {
         if (ctx.result() == null || ctx.result().isEmpty()) {
           error(ctx, IcebergErrors.of(404, "NotFoundException",
@@ -80,6 +82,18 @@ public final class FloeHttpServer implements AutoCloseable {
 
   public int port() {
     return app.port();
+  }
+
+  /** A route this server serves: its HTTP method and path template, e.g. {@code /orgs/{org}}. */
+  public record Route(String method, String path) {}
+
+  /** Every route, as the router holds them: what a test of all routes iterates over. */
+  public List<Route> routes() {
+    return app.unsafe.internalRouter.allHttpHandlers().stream()
+        .map(parsed -> parsed.endpoint)
+        .filter(endpoint -> endpoint.method.isHttpMethod())
+        .map(endpoint -> new Route(endpoint.method.name(), endpoint.path))
+        .toList();
   }
 
   @Override
@@ -125,8 +139,7 @@ public final class FloeHttpServer implements AutoCloseable {
       web.get().errorPage(ctx, response.code(), response.message());
       return;
     }
-    String body = ManagementRequest.isManagementPath(ctx.path())
-        ? ManagementErrors.body(response) : RestJson.write(response);
-    ctx.status(response.code()).contentType("application/json").result(body);
+    ctx.status(response.code()).contentType("application/json")
+        .result(ErrorBodies.of(ctx.path(), response));
   }
 }

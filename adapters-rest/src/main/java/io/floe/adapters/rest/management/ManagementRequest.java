@@ -1,6 +1,7 @@
 package io.floe.adapters.rest.management;
 
 import io.floe.adapters.rest.RequestTracing;
+import io.floe.adapters.rest.http.RequestInput;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
@@ -56,7 +57,7 @@ public final class ManagementRequest {
   }
 
   public <T> T body(Class<T> type) {
-    return ManagementJson.read(ctx.body(), type);
+    return ManagementJson.read(RequestInput.body(ctx), type);
   }
 
   public void respond(int status, Object body) {

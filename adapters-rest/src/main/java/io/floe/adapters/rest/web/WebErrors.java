@@ -1,5 +1,6 @@
 package io.floe.adapters.rest.web;
 
+import io.floe.adapters.rest.RequestTracing;
 import io.floe.adapters.rest.iceberg.IcebergErrors;
 import io.floe.adapters.rest.web.view.Chrome;
 import io.floe.adapters.rest.web.view.ErrorPage;
@@ -30,9 +31,10 @@ final class WebErrors {
           io.javalin.http.HttpStatus.SEE_OTHER);
       return;
     }
-    ErrorResponse response = IcebergErrors.toResponse(error);
+    ErrorResponse response = IcebergErrors.toResponse(error, RequestTracing.id(ctx));
     page(ctx, response.code(), response.code() >= 500 && response.code() != 503
-        ? "Something went wrong on the server; the error is in its log." : response.message());
+        ? "Something went wrong on the server; its log has the error under request id "
+            + RequestTracing.id(ctx) + "." : response.message());
   }
 
   /** An error page with no session behind it (an unknown path, a refused method). */

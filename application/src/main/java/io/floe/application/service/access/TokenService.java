@@ -49,8 +49,10 @@ public final class TokenService implements TokensUseCase {
       throw Invalid.because("teams cannot hold tokens; issue them to the team's users");
     }
     Instant now = clock.instant();
-    if (command.expiresAt().filter(expiry -> !expiry.isAfter(now)).isPresent()) {
-      throw Invalid.because("expires_at must be in the future");
+    if (command.expiresAt().filter(expiry -> !expiry.isAfter(now)
+        || expiry.isAfter(now.plus(IssueTokenCommand.MAX_LIFETIME))).isPresent()) {
+      throw Invalid.because("expires_at must be in the future and at most "
+          + IssueTokenCommand.MAX_LIFETIME.toDays() / 365 + " years from now");
     }
     String secret = ApiToken.secretFrom(ids.randomBytes(TOKEN_BYTES));
     ApiToken token = new ApiToken(ids.newId(), holder.principal().id(), ApiToken.hash(secret),

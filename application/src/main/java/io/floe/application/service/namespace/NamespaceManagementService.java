@@ -113,7 +113,7 @@ public final class NamespaceManagementService implements NamespaceManagementUseC
   }
 
   private Listed visible(OrgContext context, CatalogName name) {
-    return directory.findLive(context.org().id(), name)
+    return directory.findLive(context.org().id(), name, policy.listingScope(context))
         .filter(listed -> policy.canSee(context, listed.namespace()))
         .orElseThrow(() -> notFound(name));
   }

@@ -107,6 +107,10 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
       Namespace namespace, UpdateNamespacePropertiesRequest request) {
     Set<String> removals = new HashSet<>(request.removals());
     Map<String, String> updates = new LinkedHashMap<>(request.updates());
+    if (removals.contains(null) || updates.containsKey(null) || updates.containsValue(null)) {
+      throw new BadRequestException("Property names and values must not be null; "
+          + "remove a property to unset it");
+    }
     Set<String> both = new HashSet<>(removals);
     both.retainAll(updates.keySet());
     if (!both.isEmpty()) {
@@ -115,7 +119,9 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
     }
     return unitOfWork.inTransaction(() -> {
       io.floe.domain.Namespace found = require(context, namespace);
-      policy.require(context, Action.WRITE, found);
+      // Properties describe the namespace (its comment is its description): manage's, as are
+      // the description and the visibility through the management API.
+      policy.require(context, Action.MANAGE, found);
       Optional<ChangePublisher.Replay<UpdateNamespacePropertiesResponse>> replay =
           publisher.replay(context, UpdateNamespacePropertiesResponse.class);
       if (replay.isPresent()) {

@@ -1,5 +1,6 @@
 package io.floe.application.service.table;
 
+import io.floe.application.iceberg.ClientUpdates;
 import io.floe.application.iceberg.FlatIdentifiers;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.out.IdGenerator;
@@ -18,6 +19,7 @@ import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
@@ -87,13 +89,16 @@ public final class StagedTableCompletion {
 
   /** The table's metadata as its first commit describes it, in the format version it asks for. */
   private static TableMetadata firstMetadata(UpdateTableRequest request) {
-    TableMetadata.Builder builder = request.updates().stream()
+    Optional<Integer> formatVersion = request.updates().stream()
         .filter(MetadataUpdate.UpgradeFormatVersion.class::isInstance)
         .map(update -> ((MetadataUpdate.UpgradeFormatVersion) update).formatVersion())
-        .findFirst()
-        .map(TableMetadata::buildFromEmpty)
-        .orElseGet(TableMetadata::buildFromEmpty);
-    request.updates().forEach(update -> update.applyTo(builder));
-    return builder.build();
+        .findFirst();
+    TableMetadata metadata = ClientUpdates.applyToTable(null, () -> formatVersion
+        .map(TableMetadata::buildFromEmpty).orElseGet(TableMetadata::buildFromEmpty),
+        request.updates());
+    if (metadata == null) {
+      throw new BadRequestException("The first commit of a staged create must describe the table");
+    }
+    return metadata;
   }
 }

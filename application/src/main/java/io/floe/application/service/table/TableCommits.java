@@ -1,5 +1,6 @@
 package io.floe.application.service.table;
 
+import io.floe.application.iceberg.ClientUpdates;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
@@ -102,21 +103,22 @@ public final class TableCommits {
     for (UpdateRequirement requirement : change.requirements()) {
       requirement.validate(base);
     }
-    TableMetadata.Builder builder = TableMetadata.buildFrom(base);
-    try {
-      for (MetadataUpdate update : change.updates()) {
-        if (update instanceof MetadataUpdate.SetLocation setLocation) {
-          // The location is the server's choice; a client's request to move it is ignored.
-          LOG.debug("ignoring a request to move {} to {}", change.identifier(),
-              setLocation.location());
-          continue;
-        }
-        update.applyTo(builder);
+    List<MetadataUpdate> updates = new ArrayList<>();
+    for (MetadataUpdate update : change.updates()) {
+      if (update instanceof MetadataUpdate.SetLocation setLocation) {
+        // The location is the server's choice; a client's request to move it is ignored.
+        LOG.debug("ignoring a request to move {} to {}", change.identifier(),
+            setLocation.location());
+      } else {
+        updates.add(update);
       }
+    }
+    TableMetadata updated;
+    try {
+      updated = ClientUpdates.applyToTable(base, () -> TableMetadata.buildFrom(base), updates);
     } catch (RetryableValidationException e) {
       throw new CommitFailedException(e, "Validation failed, please retry: %s", e.getMessage());
     }
-    TableMetadata updated = builder.build();
     return updated.changes().isEmpty() ? Optional.empty() : Optional.of(updated);
   }
 

@@ -1,5 +1,6 @@
 package io.floe.application.service.view;
 
+import io.floe.application.iceberg.ClientUpdates;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.in.view.ReplaceViewUseCase;
 import io.floe.application.security.AccessPolicy;
@@ -59,14 +60,9 @@ public final class ReplaceViewService implements ReplaceViewUseCase {
     for (UpdateRequirement requirement : request.requirements()) {
       requirement.validate(base);
     }
-    ViewMetadata.Builder builder = ViewMetadata.buildFrom(base);
-    for (MetadataUpdate update : request.updates()) {
-      if (!(update instanceof MetadataUpdate.SetLocation)) {
-        // The location is the server's choice; a client's request to move it is ignored.
-        update.applyTo(builder);
-      }
-    }
-    ViewMetadata updated = builder.build();
+    // The location is the server's choice; a client's request to move it is ignored.
+    ViewMetadata updated = ClientUpdates.applyToView(base, request.updates().stream()
+        .filter(update -> !(update instanceof MetadataUpdate.SetLocation)).toList());
     if (updated.changes().isEmpty()) {
       return new Plan<>(List.of(), ViewResponses.of(base));
     }
