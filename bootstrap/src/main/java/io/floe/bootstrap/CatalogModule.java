@@ -4,6 +4,7 @@ import io.floe.adapters.persistence.JooqCatalogObjectStore;
 import io.floe.adapters.rest.iceberg.TableUseCases;
 import io.floe.adapters.rest.iceberg.ViewUseCases;
 import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.iceberg.replay.ChangeReplay;
 import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.RequestSigner;
@@ -27,6 +28,7 @@ import io.floe.application.service.table.RegisterTableService;
 import io.floe.application.service.table.RenameTableService;
 import io.floe.application.service.table.ReportMetricsService;
 import io.floe.application.service.table.StagedTableCompletion;
+import io.floe.application.service.table.TableChanges;
 import io.floe.application.service.table.TableCommits;
 import io.floe.application.service.view.CreateViewService;
 import io.floe.application.service.view.DropViewService;
@@ -54,7 +56,8 @@ final class CatalogModule {
     CatalogObjectRenamer renamer = new CatalogObjectRenamer(locator, objects, publisher, clock,
         policy);
     TableStorageAccess storageAccess = new TableStorageAccess(vendor, signer, policy);
-    TableCommits commits = new TableCommits(locator, policy, files, committer, publisher);
+    TableCommits commits = new TableCommits(locator, policy, files, committer, publisher,
+        new TableChanges(files, new ChangeReplay()));
     this.tables = new TableUseCases(
         new ListTablesService(locator, policy, objects),
         new CreateTableService(locator, policy, placement, files, entries, publisher,

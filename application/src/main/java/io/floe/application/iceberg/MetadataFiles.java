@@ -11,6 +11,7 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.view.ViewMetadata;
 import org.apache.iceberg.view.ViewMetadataParser;
 
@@ -29,6 +30,11 @@ public final class MetadataFiles {
 
   public MetadataFiles(MetadataFileIoProvider io) {
     this.io = io;
+  }
+
+  /** The FileIO of a bucket, with the server's credentials. */
+  public FileIO io(BucketConfig bucket) {
+    return io.fileIo(bucket);
   }
 
   public TableMetadata readTable(BucketConfig bucket, String location) {
