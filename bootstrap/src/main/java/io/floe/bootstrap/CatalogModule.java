@@ -46,6 +46,8 @@ import java.time.Clock;
 final class CatalogModule {
   final TableUseCases tables;
   final ViewUseCases views;
+  final TableStorageAccess storageAccess;
+  final TableChanges tableChanges;
 
   CatalogModule(JooqCatalogObjectStore objects, CatalogLocator locator, AccessPolicy policy,
       MetadataFiles files, TablePlacement placement, ChangePublisher publisher,
@@ -55,9 +57,10 @@ final class CatalogModule {
     CatalogCommitter committer = new CatalogCommitter(objects, unitOfWork, publisher, clock);
     CatalogObjectRenamer renamer = new CatalogObjectRenamer(locator, objects, publisher, clock,
         policy);
-    TableStorageAccess storageAccess = new TableStorageAccess(vendor, signer, policy);
+    this.storageAccess = new TableStorageAccess(vendor, signer, policy);
+    this.tableChanges = new TableChanges(files, new ChangeReplay());
     TableCommits commits = new TableCommits(locator, policy, files, committer, publisher,
-        new TableChanges(files, new ChangeReplay()));
+        tableChanges);
     this.tables = new TableUseCases(
         new ListTablesService(locator, policy, objects),
         new CreateTableService(locator, policy, placement, files, entries, publisher,

@@ -114,6 +114,8 @@ public final class FloeServer implements AutoCloseable {
         publisher, database, storage, storage, ids, clock);
     RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, ids, clock,
         policy);
+    RepoTablesModule repoTables = new RepoTablesModule(database, orgs, storage, policy,
+        metadataFiles, placement, publisher, storage, namespaceModule.icebergNamespaces, catalog);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
     started.push(new CleanupScheduler(lifecycle.cleanup, Duration.ofMinutes(1),
         Duration.ofHours(1)));
@@ -125,8 +127,8 @@ public final class FloeServer implements AutoCloseable {
         new GrantService(grants, namespaces, objects, members, policy, ids, clock));
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
-        new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, catalog.tables,
-            catalog.views, settings.idempotencyLifetime()),
+        new IcebergRoutes(authentication, repoTables.namespaces, repoTables.tables,
+            repoTables.views, settings.idempotencyLifetime()),
         List.of(repoModule.routes(authentication),
             namespaceModule.routes(authentication), accessRoutes,
             new OrgRoutes(authentication,

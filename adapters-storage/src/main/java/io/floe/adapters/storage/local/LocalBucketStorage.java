@@ -37,8 +37,14 @@ public final class LocalBucketStorage implements BucketStorage {
   /** Lock and temporary files live here, out of every prefix a catalog object can claim. */
   static final String HOUSEKEEPING_DIR = ".floe-local";
 
+  /**
+   * The in-process half of the lock, by lock file: shared by every instance on the same
+   * directory, since a JVM may hold a file lock only once (a second thread asking for it fails
+   * with OverlappingFileLockException instead of waiting).
+   */
+  private static final ConcurrentHashMap<Path, ReentrantLock> KEY_LOCKS = new ConcurrentHashMap<>();
+
   private final Path root;
-  private final ConcurrentHashMap<String, ReentrantLock> keyLocks = new ConcurrentHashMap<>();
 
   public LocalBucketStorage(Path root) {
     this.root = root.toAbsolutePath().normalize();
@@ -104,9 +110,15 @@ public final class LocalBucketStorage implements BucketStorage {
   @Override
   public boolean putIfVersion(StoragePath key, byte[] data, String expectedVersion) {
     Path target = fileOf(key);
-    ReentrantLock lock = keyLocks.computeIfAbsent(key.value(), k -> new ReentrantLock());
+    Path lockPath;
+    try {
+      lockPath = lockFileOf(key);
+    } catch (IOException e) {
+      throw failure("write", key, e);
+    }
+    ReentrantLock lock = KEY_LOCKS.computeIfAbsent(lockPath, k -> new ReentrantLock());
     lock.lock();
-    try (FileChannel lockFile = FileChannel.open(lockFileOf(key),
+    try (FileChannel lockFile = FileChannel.open(lockPath,
         StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock ignored = lockFile.lock()) {
       Optional<StoredObject> current = get(key);

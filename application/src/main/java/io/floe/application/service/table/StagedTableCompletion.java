@@ -49,7 +49,7 @@ public final class StagedTableCompletion {
   }
 
   /** Whether the change is the first commit of a staged create. */
-  static boolean isCompletion(UpdateTableRequest request) {
+  public static boolean isCompletion(UpdateTableRequest request) {
     return request.requirements().stream()
         .anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
   }
@@ -86,7 +86,7 @@ public final class StagedTableCompletion {
   }
 
   /** The table's metadata as its first commit describes it, in the format version it asks for. */
-  private static TableMetadata firstMetadata(UpdateTableRequest request) {
+  public static TableMetadata firstMetadata(UpdateTableRequest request) {
     TableMetadata.Builder builder = request.updates().stream()
         .filter(MetadataUpdate.UpgradeFormatVersion.class::isInstance)
         .map(update -> ((MetadataUpdate.UpgradeFormatVersion) update).formatVersion())
