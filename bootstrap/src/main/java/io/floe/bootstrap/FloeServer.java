@@ -11,6 +11,7 @@ import io.floe.adapters.persistence.JooqOrgMembershipDirectory;
 import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqPrincipalStore;
+import io.floe.adapters.persistence.JooqWebSessionStore;
 import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
@@ -18,11 +19,15 @@ import io.floe.adapters.rest.iceberg.IcebergResultCodec;
 import io.floe.adapters.rest.ServiceInfoRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
+import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.adapters.rest.management.AccessManagementRoutes;
 import io.floe.adapters.rest.management.HostedServiceRoutes;
 import io.floe.adapters.rest.management.LocalBucketEndpoint;
 import io.floe.adapters.rest.management.OrgAdministrationRoutes;
 import io.floe.adapters.rest.management.OrgRoutes;
+import io.floe.adapters.rest.web.WebApp;
+import io.floe.adapters.rest.web.WebPaths;
+import io.floe.adapters.rest.web.WebUseCases;
 import io.floe.adapters.rest.management.UserRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.storage.local.LocalPaths;
@@ -44,6 +49,7 @@ import io.floe.application.service.access.MemberService;
 import io.floe.application.service.access.OrgMembers;
 import io.floe.application.service.access.TeamService;
 import io.floe.application.service.access.TokenService;
+import io.floe.application.service.access.WebSessionService;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
@@ -73,6 +79,8 @@ import org.slf4j.LoggerFactory;
 public final class FloeServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FloeServer.class);
   private static final int DATABASE_POOL_SIZE = 16;
+  /** How long a web app session lasts at most (less when its API token expires sooner). */
+  private static final Duration WEB_SESSION_LIFETIME = Duration.ofHours(12);
 
   private final ServerSettings settings;
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
@@ -133,25 +141,39 @@ public final class FloeServer implements AutoCloseable {
     started.push(new CleanupScheduler(lifecycle.cleanup, Duration.ofMinutes(1),
         Duration.ofHours(1)));
     OrgMembers members = new OrgMembers(identities);
+    MemberService memberService = new MemberService(identities, members, policy, database, ids);
+    TeamService teamService = new TeamService(identities, members, policy);
+    TokenService tokenService = new TokenService(identities, members, policy, ids, clock);
+    GrantService grantService = new GrantService(grants, namespaces, objects, members, policy,
+        ids, clock);
     AccessManagementRoutes accessRoutes = new AccessManagementRoutes(authentication,
-        new MemberService(identities, members, policy, database, ids),
-        new TeamService(identities, members, policy),
-        new TokenService(identities, members, policy, ids, clock),
-        new GrantService(grants, namespaces, objects, members, policy, ids, clock));
+        memberService, teamService, tokenService, grantService);
+    OrgDirectoryService orgDirectory =
+        new OrgDirectoryService(new JooqOrgMembershipDirectory(database));
+    WebSessionService webSessions = new WebSessionService(authentication,
+        settings.oidc().filter(OidcSettings::browserSignIn)
+            .<IdentityTokens>map(oidc -> new JwksIdentityTokens(oidc.forIdTokens()))
+            .orElse(IdentityTokens.NONE),
+        identities::findByExternalId, principals, new JooqWebSessionStore(database), ids, clock,
+        WEB_SESSION_LIFETIME);
+    WebApp web = new WebApp(new WebUseCases(authentication, webSessions, orgDirectory,
+        namespaceModule.management, catalog.views.list(), catalog.tables.load(), grantService,
+        memberService, teamService, tokenService, namespaceModule.buckets, repoModule.directory,
+        repoModule.browsing), settings.oidc());
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, repoTables.namespaces, repoTables.tables,
             repoTables.views, settings.idempotencyLifetime()),
-        List.of(new ServiceInfoRoutes(FloeVersion.build().describe()),
+        List.of(new ServiceInfoRoutes(FloeVersion.build().describe(), WebPaths.ROOT),
             repoModule.routes(authentication, namespaceModule.buckets),
             namespaceModule.routes(authentication), accessRoutes,
-            new OrgRoutes(authentication,
-                new OrgDirectoryService(new JooqOrgMembershipDirectory(database))),
+            new OrgRoutes(authentication, orgDirectory),
             new OrgAdministrationRoutes(authentication, new OrgAdministrationService(
                 provisioning, orgs, operators, this::localDefaultBucket)),
             new UserRoutes(authentication), new LocalBucketEndpoint(),
             // Last: its patterns are broad, and Floe's own routes must win over them.
-            new HostedServiceRoutes()));
+            new HostedServiceRoutes()),
+        Optional.of(web));
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */
@@ -217,6 +239,11 @@ public final class FloeServer implements AutoCloseable {
 
   public String catalogUri() {
     return "http://" + settings.bind() + ":" + port() + IcebergRoutes.ROOT;
+  }
+
+  /** Where people open the web app. */
+  public String webUri() {
+    return "http://" + settings.bind() + ":" + port() + "/";
   }
 
   public ServerSettings settings() {

@@ -16,6 +16,7 @@ import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.port.out.RepoCommitLocks;
 import io.floe.application.port.out.RepoStore;
 import io.floe.application.port.out.SoftDeleteStore;
+import io.floe.application.port.out.WebSessionStore;
 import io.floe.application.port.out.contract.PersistencePorts;
 import io.floe.domain.Namespace;
 import io.floe.domain.Repo;
@@ -136,6 +137,11 @@ final class JooqPersistencePorts implements PersistencePorts {
   @Override
   public IdempotencyStore idempotency() {
     return new JooqIdempotencyStore(database);
+  }
+
+  @Override
+  public WebSessionStore webSessions() {
+    return new JooqWebSessionStore(database);
   }
 
   @Override

@@ -95,6 +95,7 @@ public final class LocalBucketStorage implements BucketStorage {
     try {
       Path temp = writeTemp(data);
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      LocalPaths.syncDirectory(target.getParent());
     } catch (IOException e) {
       throw failure("write", key, e);
     }
@@ -108,6 +109,7 @@ public final class LocalBucketStorage implements BucketStorage {
       temp = writeTemp(data);
       // A hard link is created atomically and fails if the target exists: create-if-absent.
       Files.createLink(target, temp);
+      LocalPaths.syncDirectory(target.getParent());
       return true;
     } catch (FileAlreadyExistsException e) {
       return false;
@@ -139,6 +141,7 @@ public final class LocalBucketStorage implements BucketStorage {
       }
       Path temp = writeTemp(data);
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      LocalPaths.syncDirectory(target.getParent());
       return true;
     } catch (IOException e) {
       throw failure("write", key, e);
@@ -286,7 +289,7 @@ public final class LocalBucketStorage implements BucketStorage {
   private Path writeTemp(byte[] data) throws IOException {
     Path temps = housekeeping("tmp");
     Path temp = temps.resolve(UUID.randomUUID().toString());
-    try (var out = Files.newByteChannel(temp, Set.of(StandardOpenOption.CREATE_NEW,
+    try (FileChannel out = FileChannel.open(temp, Set.of(StandardOpenOption.CREATE_NEW,
         StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
         LocalPaths.fileAttributes())) {
       LocalPaths.restrict(temp, LocalPaths.FILE_MODE);
@@ -294,6 +297,9 @@ public final class LocalBucketStorage implements BucketStorage {
       while (buffer.hasRemaining()) {
         out.write(buffer);
       }
+      // On disk before it is renamed into place: a rename that survives a power loss must not
+      // name a file whose contents did not.
+      out.force(true);
     }
     return temp;
   }
