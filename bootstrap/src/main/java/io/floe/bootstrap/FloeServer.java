@@ -137,6 +137,8 @@ public final class FloeServer implements AutoCloseable {
         publisher, database, storage, storage, ids, clock);
     RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, storage, ids,
         clock, policy);
+    RepoTablesModule repoTables = new RepoTablesModule(database, orgs, storage, policy,
+        metadataFiles, placement, publisher, storage, namespaceModule.icebergNamespaces, catalog);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
     started.push(new CleanupScheduler(lifecycle.cleanup, Duration.ofMinutes(1),
         Duration.ofHours(1)));
@@ -162,8 +164,8 @@ public final class FloeServer implements AutoCloseable {
         repoModule.browsing), settings.oidc());
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
-        new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, catalog.tables,
-            catalog.views, settings.idempotencyLifetime()),
+        new IcebergRoutes(authentication, repoTables.namespaces, repoTables.tables,
+            repoTables.views, settings.idempotencyLifetime()),
         List.of(new ServiceInfoRoutes(FloeVersion.build().describe(), WebPaths.ROOT),
             repoModule.routes(authentication, namespaceModule.buckets),
             namespaceModule.routes(authentication), accessRoutes,

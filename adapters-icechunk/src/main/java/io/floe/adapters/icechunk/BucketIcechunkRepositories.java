@@ -2,15 +2,12 @@ package io.floe.adapters.icechunk;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.floe.adapters.icechunk.format.IcechunkFormatException;
 import io.floe.adapters.icechunk.format.NodeSnapshot;
 import io.floe.adapters.icechunk.format.ObjectId12;
 import io.floe.adapters.icechunk.icechest.IcechestTables;
 import io.floe.adapters.icechunk.icechest.SnapshotTables;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.IcechunkRepositories;
-import io.floe.application.port.out.RepoContentNotFoundException;
-import io.floe.application.port.out.StorageException;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.RepoCommit;
 import io.floe.domain.RepoNode;
@@ -116,12 +113,6 @@ public final class BucketIcechunkRepositories implements IcechunkRepositories {
   }
 
   private static <T> T translated(Supplier<T> work) {
-    try {
-      return work.get();
-    } catch (IcechunkNotFoundException e) {
-      throw new RepoContentNotFoundException(e.getMessage());
-    } catch (IcechunkException | IcechunkFormatException e) {
-      throw new StorageException(e.getMessage(), e);
-    }
+    return ApplicationErrors.translated(work);
   }
 }

@@ -13,6 +13,7 @@ import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.PendingCreationStore;
 import io.floe.application.port.out.PrefixClaimStore;
 import io.floe.application.port.out.PrincipalStore;
+import io.floe.application.port.out.RepoCommitLocks;
 import io.floe.application.port.out.RepoStore;
 import io.floe.application.port.out.SoftDeleteStore;
 import io.floe.application.port.out.WebSessionStore;
@@ -121,6 +122,11 @@ final class JooqPersistencePorts implements PersistencePorts {
   @Override
   public RepoStore repos() {
     return new JooqRepoStore(database);
+  }
+
+  @Override
+  public RepoCommitLocks repoCommitLocks() {
+    return new PostgresRepoCommitLocks(database);
   }
 
   @Override

@@ -51,7 +51,7 @@ public final class StagedTableCompletion {
   }
 
   /** Whether the change is the first commit of a staged create. */
-  static boolean isCompletion(UpdateTableRequest request) {
+  public static boolean isCompletion(UpdateTableRequest request) {
     return request.requirements().stream()
         .anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
   }
@@ -88,7 +88,7 @@ public final class StagedTableCompletion {
   }
 
   /** The table's metadata as its first commit describes it, in the format version it asks for. */
-  private static TableMetadata firstMetadata(UpdateTableRequest request) {
+  public static TableMetadata firstMetadata(UpdateTableRequest request) {
     Optional<Integer> formatVersion = request.updates().stream()
         .filter(MetadataUpdate.UpgradeFormatVersion.class::isInstance)
         .map(update -> ((MetadataUpdate.UpgradeFormatVersion) update).formatVersion())

@@ -18,39 +18,34 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import org.apache.iceberg.MetadataUpdate;
-import org.apache.iceberg.RetryableValidationException;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
-import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Commits changes to existing tables: validates the client's requirements against each table's
  * current metadata, applies the updates with iceberg-core's own classes, writes the new metadata
- * files and hands the pointer moves to the {@link CatalogCommitter}. Every table is resolved and
- * authorized before any file is written, in every attempt.
+ * files and hands the pointer moves to the {@link CatalogCommitter}. A change that lost a race to
+ * another writer's append is replayed onto the new head ({@link TableChanges}). Every table is
+ * resolved and authorized before any file is written, in every attempt.
  */
 public final class TableCommits {
-  private static final Logger LOG = LoggerFactory.getLogger(TableCommits.class);
-
   private final CatalogLocator locator;
   private final AccessPolicy policy;
   private final MetadataFiles files;
   private final CatalogCommitter committer;
   private final ChangePublisher publisher;
+  private final TableChanges tableChanges;
 
   public TableCommits(CatalogLocator locator, AccessPolicy policy, MetadataFiles files,
-      CatalogCommitter committer, ChangePublisher publisher) {
+      CatalogCommitter committer, ChangePublisher publisher, TableChanges tableChanges) {
     this.locator = locator;
     this.policy = policy;
     this.files = files;
     this.committer = committer;
     this.publisher = publisher;
+    this.tableChanges = tableChanges;
   }
 
   /**
@@ -83,7 +78,8 @@ public final class TableCommits {
     for (int i = 0; i < changes.size(); i++) {
       ResolvedObject table = tables.get(i);
       TableMetadata base = files.readTable(table.bucket(), table.object().metadataLocation());
-      Optional<TableMetadata> updated = apply(base, changes.get(i));
+      Optional<TableMetadata> updated = tableChanges.apply(new TableChanges.Target(
+          changes.get(i).identifier(), table.bucket(), table.rootUri()), base, changes.get(i));
       if (updated.isEmpty()) {
         results.add(base);
         continue;
@@ -96,30 +92,6 @@ public final class TableCommits {
       results.add(written);
     }
     return new Plan<>(swaps, results);
-  }
-
-  /** The metadata after the change, or empty when the change changes nothing. */
-  private static Optional<TableMetadata> apply(TableMetadata base, UpdateTableRequest change) {
-    for (UpdateRequirement requirement : change.requirements()) {
-      requirement.validate(base);
-    }
-    List<MetadataUpdate> updates = new ArrayList<>();
-    for (MetadataUpdate update : change.updates()) {
-      if (update instanceof MetadataUpdate.SetLocation setLocation) {
-        // The location is the server's choice; a client's request to move it is ignored.
-        LOG.debug("ignoring a request to move {} to {}", change.identifier(),
-            setLocation.location());
-      } else {
-        updates.add(update);
-      }
-    }
-    TableMetadata updated;
-    try {
-      updated = ClientUpdates.applyToTable(base, () -> TableMetadata.buildFrom(base), updates);
-    } catch (RetryableValidationException e) {
-      throw new CommitFailedException(e, "Validation failed, please retry: %s", e.getMessage());
-    }
-    return updated.changes().isEmpty() ? Optional.empty() : Optional.of(updated);
   }
 
   private ResolvedObject writable(OrgContext context, TableIdentifier identifier) {

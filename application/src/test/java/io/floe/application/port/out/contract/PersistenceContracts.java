@@ -126,6 +126,14 @@ public abstract class PersistenceContracts {
   }
 
   @Nested
+  class RepoCommitLocks extends RepoCommitLocksContract {
+    @Override
+    protected PersistencePorts ports() {
+      return backend;
+    }
+  }
+
+  @Nested
   class RepoSoftDeletes extends RepoSoftDeleteStoreContract {
     @Override
     protected PersistencePorts ports() {

@@ -15,6 +15,7 @@ import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.PendingCreationStore;
 import io.floe.application.port.out.PrefixClaimStore;
 import io.floe.application.port.out.PrincipalStore;
+import io.floe.application.port.out.RepoCommitLocks;
 import io.floe.application.port.out.RepoStore;
 import io.floe.application.port.out.SoftDeleteStore;
 import io.floe.application.port.out.UnitOfWork;
@@ -62,6 +63,8 @@ public interface PersistencePorts extends AutoCloseable {
   RepoStore repos();
 
   SoftDeleteStore<Repo> repoDeletes();
+
+  RepoCommitLocks repoCommitLocks();
 
   IdempotencyStore idempotency();
 

@@ -28,6 +28,7 @@ public final class InMemoryPersistence implements PersistencePorts {
   private final InMemoryRepoStore repos;
   private final InMemorySoftDeleteStore<Repo> repoDeletes;
   private final InMemoryIdempotencyStore idempotency;
+  private final InMemoryRepoCommitLocks repoCommitLocks;
   private final InMemoryWebSessionStore webSessions;
 
   public InMemoryPersistence() {
@@ -54,6 +55,7 @@ public final class InMemoryPersistence implements PersistencePorts {
     this.repos = new InMemoryRepoStore(db);
     this.repoDeletes = InMemorySoftDeleteStore.repos(db);
     this.idempotency = new InMemoryIdempotencyStore(db);
+    this.repoCommitLocks = new InMemoryRepoCommitLocks(db);
     this.webSessions = new InMemoryWebSessionStore(db);
   }
 
@@ -146,6 +148,11 @@ public final class InMemoryPersistence implements PersistencePorts {
   @Override
   public InMemoryRepoStore repos() {
     return repos;
+  }
+
+  @Override
+  public InMemoryRepoCommitLocks repoCommitLocks() {
+    return repoCommitLocks;
   }
 
   @Override
