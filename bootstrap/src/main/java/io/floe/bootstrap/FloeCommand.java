@@ -24,7 +24,7 @@ import picocli.CommandLine.Command;
         "Run 'floe serve' to start a server; 'floe <command> --help' explains each command."},
     subcommands = {ServeCommand.class, ReposCommand.class, NamespacesCommand.class,
         TablesCommand.class, PrincipalsCommand.class, TeamsCommand.class, TokensCommand.class,
-        GrantsCommand.class, OrgsCommand.class, BucketsCommand.class,
+        GrantsCommand.class, OrgsCommand.class, BucketsCommand.class, SecretsCommand.class,
         CommandLine.HelpCommand.class})
 public final class FloeCommand implements Runnable {
   @CommandLine.Spec

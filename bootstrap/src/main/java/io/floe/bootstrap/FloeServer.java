@@ -1,5 +1,6 @@
 package io.floe.bootstrap;
 
+import io.floe.adapters.persistence.BucketCredentialSealing;
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.persistence.EmbeddedPostgresServer;
@@ -12,6 +13,8 @@ import io.floe.adapters.persistence.JooqOrgMembershipDirectory;
 import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqPrincipalStore;
+import io.floe.adapters.persistence.SecretCipher;
+import io.floe.adapters.persistence.UnreadableSecretException;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
 import io.floe.adapters.rest.iceberg.IcebergResultCodec;
@@ -46,8 +49,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -67,29 +68,26 @@ public final class FloeServer implements AutoCloseable {
   private static final int DATABASE_POOL_SIZE = 16;
 
   private final ServerSettings settings;
-  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  private final Deque<AutoCloseable> started;
   private final OrgProvisioningService provisioning;
   private final JooqOrgStore orgs;
   private final FloeHttpServer http;
 
-  private FloeServer(ServerSettings settings, Clock clock, LifecycleProbe probe) {
+  private FloeServer(ServerSettings settings, Clock clock, LifecycleProbe probe,
+      Deque<AutoCloseable> started) {
     this.settings = settings;
+    this.started = started;
     createDirectories(settings.dataDir());
-    DatabaseSettings databaseSettings = settings.database().orElseGet(() -> {
-      EmbeddedPostgresServer postgres =
-          EmbeddedPostgresServer.start(settings.embeddedPostgresDir());
-      started.push(postgres);
-      return postgres.settings();
-    });
-    Database database = Database.open(databaseSettings, DATABASE_POOL_SIZE);
-    started.push(database);
+    Database database = openDatabase(settings, DATABASE_POOL_SIZE, started);
+    SecretCipher cipher = SecretKeys.cipher(settings.secretKey(), settings.dataDir());
+    sealCredentials(database, cipher);
     StorageAdapters storage = new StorageAdapters();
     started.push(storage);
 
     IdGenerator ids = new SecureRandomIdGenerator();
     JooqGrantStore grants = new JooqGrantStore(database);
     AccessPolicy policy = new AccessPolicy(grants);
-    JooqOrgStore orgs = new JooqOrgStore(database);
+    JooqOrgStore orgs = new JooqOrgStore(database, cipher);
     this.orgs = orgs;
     JooqPrincipalStore principals = new JooqPrincipalStore(database);
     JooqNamespaceStore namespaces = new JooqNamespaceStore(database);
@@ -136,6 +134,35 @@ public final class FloeServer implements AutoCloseable {
                 this::localDefaultBucket))));
   }
 
+  /**
+   * Connects to the catalog's database (starting the embedded PostgreSQL unless an external one is
+   * configured) and migrates it; pushes what it started onto {@code started}.
+   */
+  static Database openDatabase(ServerSettings settings, int poolSize,
+      Deque<AutoCloseable> started) {
+    DatabaseSettings databaseSettings = settings.database().orElseGet(() -> {
+      EmbeddedPostgresServer postgres =
+          EmbeddedPostgresServer.start(settings.embeddedPostgresDir());
+      started.push(postgres);
+      return postgres.settings();
+    });
+    Database database = Database.open(databaseSettings, poolSize);
+    started.push(database);
+    return database;
+  }
+
+  /**
+   * Seals credentials still in plain text and those sealed with the previous key, and proves the
+   * key opens all others; a server that could not read them refuses to start.
+   */
+  static BucketCredentialSealing.Outcome sealCredentials(Database database, SecretCipher cipher) {
+    try {
+      return new BucketCredentialSealing(database, cipher).run();
+    } catch (UnreadableSecretException e) {
+      throw SecretKeys.refusal(e, cipher);
+    }
+  }
+
   /** Starts a server; on any failure, whatever had started is stopped again. */
   public static FloeServer start(ServerSettings settings) {
     return start(settings, Clock.systemUTC(), LifecycleProbe.NONE);
@@ -146,17 +173,16 @@ public final class FloeServer implements AutoCloseable {
    * and stop a change between two steps to see what the next start makes of it.
    */
   static FloeServer start(ServerSettings settings, Clock clock, LifecycleProbe probe) {
-    FloeServer server = null;
+    // Outside the server, so that a failure while it is being built still stops what started.
+    Deque<AutoCloseable> started = new ArrayDeque<>();
     try {
-      server = new FloeServer(settings, clock, probe);
+      FloeServer server = new FloeServer(settings, clock, probe, started);
       server.provisionDefaultOrg();
       server.http.start(settings.bind(), settings.port());
-      server.started.push(server.http);
+      started.push(server.http);
       return server;
     } catch (RuntimeException e) {
-      if (server != null) {
-        server.close();
-      }
+      stopAll(started);
       throw e;
     }
   }
@@ -207,6 +233,11 @@ public final class FloeServer implements AutoCloseable {
 
   @Override
   public void close() {
+    stopAll(started);
+  }
+
+  /** Stops everything in {@code started}, last started first; a failure stops no other. */
+  static void stopAll(Deque<AutoCloseable> started) {
     while (!started.isEmpty()) {
       AutoCloseable next = started.pop();
       try {
@@ -219,29 +250,11 @@ public final class FloeServer implements AutoCloseable {
 
   private void provisionDefaultOrg() {
     boolean created = provisionOrg(settings.org(), settings.defaultBucketDir(),
-        settings.bootstrapToken(), secret -> writeSecret(settings.adminTokenFile(), secret));
+        settings.bootstrapToken(),
+        secret -> OwnerOnlyFiles.write(settings.adminTokenFile(), secret));
     if (created) {
       LOG.info("created org '{}' with Iceberg enabled and the default bucket {}", settings.org(),
           settings.defaultBucketDir());
-    }
-  }
-
-  /** Writes a secret readable by the owner only (mode 600), never briefly readable by others. */
-  private static void writeSecret(Path file, String secret) {
-    try {
-      Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.deleteIfExists(temp);
-      try {
-        Files.createFile(temp, PosixFilePermissions.asFileAttribute(
-            PosixFilePermissions.fromString("rw-------")));
-      } catch (UnsupportedOperationException e) {
-        Files.createFile(temp);
-      }
-      Files.writeString(temp, secret + "\n", StandardOpenOption.WRITE);
-      Files.move(temp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not write " + file, e);
     }
   }
 

@@ -4,12 +4,12 @@ import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.domain.OrgName;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code floe serve}: runs the catalog server until it is stopped (Ctrl-C or SIGTERM). */
@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
         "a default bucket on the local filesystem under <data-dir>/buckets/default, and an admin",
         "API token written to <data-dir>/admin.token (readable by you only). Later starts reuse",
         "all of it. Without --database-url, an embedded PostgreSQL keeps the catalog under",
-        "<data-dir>/postgres.",
+        "<data-dir>/postgres. Bucket credentials are sealed in the database with the key in",
+        "<data-dir>/secret.key (generated on first start) unless --secret-key-file names another.",
         "",
         "Every option can also be set by the environment variable named in its description."})
 final class ServeCommand implements Callable<Integer> {
@@ -37,30 +38,13 @@ final class ServeCommand implements Callable<Integer> {
       description = "Address to listen on (env FLOE_BIND; default: ${DEFAULT-VALUE}).")
   String bind;
 
-  @Option(names = "--data-dir", defaultValue = "${env:FLOE_DATA_DIR:-./floe-data}",
-      paramLabel = "DIR",
-      description = "Where Floe keeps its embedded database, local buckets and admin token "
-          + "(env FLOE_DATA_DIR; default: ${DEFAULT-VALUE}).")
-  Path dataDir;
+  @Mixin
+  DataOptions data;
 
   @Option(names = "--org", defaultValue = "${env:FLOE_ORG:-my-org}", paramLabel = "NAME",
       description = "The org created on first start; also the warehouse name engines use "
           + "(env FLOE_ORG; default: ${DEFAULT-VALUE}).")
   String org;
-
-  @Option(names = "--database-url", defaultValue = "${env:FLOE_DATABASE_URL}", paramLabel = "URL",
-      description = "JDBC URL of an external PostgreSQL, e.g. jdbc:postgresql://db:5432/floe "
-          + "(env FLOE_DATABASE_URL; default: the embedded PostgreSQL).")
-  String databaseUrl;
-
-  @Option(names = "--database-user", defaultValue = "${env:FLOE_DATABASE_USER}",
-      paramLabel = "USER", description = "User for --database-url (env FLOE_DATABASE_USER).")
-  String databaseUser;
-
-  @Option(names = "--database-password", defaultValue = "${env:FLOE_DATABASE_PASSWORD}",
-      paramLabel = "PASSWORD",
-      description = "Password for --database-url (env FLOE_DATABASE_PASSWORD).")
-  String databasePassword;
 
   @Option(names = "--namespace-recovery-period",
       defaultValue = "${env:FLOE_NAMESPACE_RECOVERY_PERIOD:-7d}", paramLabel = "DURATION",
@@ -107,6 +91,9 @@ final class ServeCommand implements Callable<Integer> {
           + "(env FLOE_OIDC_USER_CLAIM; default: ${DEFAULT-VALUE}).")
   String oidcUserClaim;
 
+  @Mixin
+  SecretKeyOptions secretKey;
+
   /** The identity provider, when an issuer is given; the rest is then required. */
   private Optional<OidcSettings> oidc() {
     if (oidcIssuer == null || oidcIssuer.isBlank()) {
@@ -121,12 +108,11 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    Optional<DatabaseSettings> database = Optional.ofNullable(databaseUrl)
-        .filter(url -> !url.isBlank())
-        .map(url -> new DatabaseSettings(url, databaseUser, databasePassword));
-    ServerSettings settings = new ServerSettings(bind, port, dataDir, new OrgName(org), database,
-        recoveryPeriod, idempotencyLifetime,
-        Optional.ofNullable(bootstrapToken).filter(token -> !token.isBlank()), oidc());
+    Optional<DatabaseSettings> database = data.database();
+    ServerSettings settings = new ServerSettings(bind, port, data.dataDir, new OrgName(org),
+        database, recoveryPeriod, idempotencyLifetime,
+        Optional.ofNullable(bootstrapToken).filter(token -> !token.isBlank()), oidc(),
+        secretKey.settings());
     FloeServer server = FloeServer.start(settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

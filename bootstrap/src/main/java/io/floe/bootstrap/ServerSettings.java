@@ -21,14 +21,18 @@ public record ServerSettings(
     Duration namespaceRecoveryPeriod,
     Duration idempotencyLifetime,
     Optional<String> bootstrapToken,
-    Optional<OidcSettings> oidc) {
+    Optional<OidcSettings> oidc,
+    SecretKeySettings secretKey) {
 
-  /** Settings without an identity provider: only API tokens authenticate. */
+  /**
+   * Settings without an identity provider (only API tokens authenticate), sealing secrets with
+   * the key in the data directory.
+   */
   public ServerSettings(String bind, int port, Path dataDir, OrgName org,
       Optional<DatabaseSettings> database, Duration namespaceRecoveryPeriod,
       Duration idempotencyLifetime, Optional<String> bootstrapToken) {
     this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
-        bootstrapToken, Optional.empty());
+        bootstrapToken, Optional.empty(), SecretKeySettings.defaults());
   }
 
   public ServerSettings {
@@ -38,6 +42,7 @@ public record ServerSettings(
     Objects.requireNonNull(database, "database");
     Objects.requireNonNull(bootstrapToken, "bootstrapToken");
     Objects.requireNonNull(oidc, "oidc");
+    Objects.requireNonNull(secretKey, "secretKey");
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("port must be 0..65535, got " + port);
     }
@@ -57,32 +62,37 @@ public record ServerSettings(
 
   public ServerSettings withPort(int newPort) {
     return new ServerSettings(bind, newPort, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc);
+        idempotencyLifetime, bootstrapToken, oidc, secretKey);
   }
 
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc);
+        idempotencyLifetime, bootstrapToken, oidc, secretKey);
   }
 
   public ServerSettings withNamespaceRecoveryPeriod(Duration period) {
     return new ServerSettings(bind, port, dataDir, org, database, period, idempotencyLifetime,
-        bootstrapToken, oidc);
+        bootstrapToken, oidc, secretKey);
   }
 
   public ServerSettings withOrg(OrgName newOrg) {
     return new ServerSettings(bind, port, dataDir, newOrg, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc);
+        idempotencyLifetime, bootstrapToken, oidc, secretKey);
   }
 
   public ServerSettings withBootstrapToken(String token) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, Optional.of(token), oidc);
+        idempotencyLifetime, Optional.of(token), oidc, secretKey);
   }
 
   public ServerSettings withOidc(OidcSettings settings) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, Optional.of(settings));
+        idempotencyLifetime, bootstrapToken, Optional.of(settings), secretKey);
+  }
+
+  public ServerSettings withSecretKey(SecretKeySettings keys) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, keys);
   }
 
   public Path adminTokenFile() {

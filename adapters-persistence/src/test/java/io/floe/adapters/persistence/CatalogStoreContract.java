@@ -60,7 +60,7 @@ abstract class CatalogStoreContract {
     // Opening twice proves the migrations are idempotent on an up-to-date schema.
     Database.open(settings, 2).close();
     this.database = Database.open(settings, 8);
-    this.orgs = new JooqOrgStore(database);
+    this.orgs = new JooqOrgStore(database, TestDatabases.cipher());
     this.principals = new JooqPrincipalStore(database);
     this.namespaces = new JooqNamespaceStore(database);
     this.objects = new JooqCatalogObjectStore(database);
