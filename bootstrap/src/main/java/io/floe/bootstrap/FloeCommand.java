@@ -1,5 +1,6 @@
 package io.floe.bootstrap;
 
+import io.floe.bootstrap.cli.AuditCommand;
 import io.floe.bootstrap.cli.BucketsCommand;
 import io.floe.bootstrap.cli.GrantsCommand;
 import io.floe.bootstrap.cli.NamespacesCommand;
@@ -24,8 +25,8 @@ import picocli.CommandLine.Command;
         "Run 'floe serve' to start a server; 'floe <command> --help' explains each command."},
     subcommands = {ServeCommand.class, ReposCommand.class, NamespacesCommand.class,
         TablesCommand.class, PrincipalsCommand.class, TeamsCommand.class, TokensCommand.class,
-        GrantsCommand.class, OrgsCommand.class, BucketsCommand.class, SecretsCommand.class,
-        CommandLine.HelpCommand.class})
+        GrantsCommand.class, AuditCommand.class, OrgsCommand.class, BucketsCommand.class,
+        SecretsCommand.class, CommandLine.HelpCommand.class})
 public final class FloeCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -4,6 +4,7 @@ import io.floe.adapters.persistence.BucketCredentialSealing;
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.persistence.EmbeddedPostgresServer;
+import io.floe.adapters.persistence.JooqAuditLog;
 import io.floe.adapters.persistence.JooqCatalogObjectStore;
 import io.floe.adapters.persistence.JooqGrantStore;
 import io.floe.adapters.persistence.JooqIdempotencyStore;
@@ -21,6 +22,7 @@ import io.floe.adapters.rest.iceberg.IcebergResultCodec;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.management.AccessManagementRoutes;
+import io.floe.adapters.rest.management.AuditRoutes;
 import io.floe.adapters.rest.management.OrgAdministrationRoutes;
 import io.floe.adapters.rest.management.OrgRoutes;
 import io.floe.adapters.storage.StorageAdapters;
@@ -30,20 +32,21 @@ import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.IdentityTokens;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.security.AccessPolicy;
-import io.floe.application.service.access.AuthenticationService;
-import io.floe.application.service.org.OrgAdministrationService;
-import io.floe.application.service.org.OrgProvisioningService;
-import io.floe.application.service.lifecycle.PrefixClaimer;
 import io.floe.application.service.ReadinessService;
+import io.floe.application.service.access.AuthenticationService;
 import io.floe.application.service.access.GrantService;
 import io.floe.application.service.access.MemberService;
 import io.floe.application.service.access.OrgMembers;
 import io.floe.application.service.access.TeamService;
 import io.floe.application.service.access.TokenService;
+import io.floe.application.service.audit.AuditLogService;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
+import io.floe.application.service.lifecycle.PrefixClaimer;
+import io.floe.application.service.org.OrgAdministrationService;
 import io.floe.application.service.org.OrgDirectoryService;
+import io.floe.application.service.org.OrgProvisioningService;
 import io.floe.domain.OrgName;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -102,7 +105,8 @@ public final class FloeServer implements AutoCloseable {
     AuthenticationService authentication = new AuthenticationService(principals, orgs, clock,
         settings.oidc().<IdentityTokens>map(JwksIdentityTokens::new).orElse(IdentityTokens.NONE),
         identities::findByExternalId);
-    ChangePublisher publisher = new ChangePublisher(new JooqIdempotencyStore(database),
+    JooqAuditLog auditLog = new JooqAuditLog(database);
+    ChangePublisher publisher = new ChangePublisher(new JooqIdempotencyStore(database), auditLog,
         new IcebergResultCodec(), database, clock, settings.idempotencyLifetime());
     LifecycleModule lifecycle = new LifecycleModule(database, orgs, namespaces, claimer, storage,
         clock, policy, settings.namespaceRecoveryPeriod(), probe, publisher);
@@ -111,26 +115,27 @@ public final class FloeServer implements AutoCloseable {
     CatalogModule catalog = new CatalogModule(objects, locator, policy, metadataFiles, placement,
         publisher, database, storage, storage, ids, clock);
     RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, ids, clock,
-        policy);
+        policy, publisher);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
     started.push(new CleanupScheduler(lifecycle.cleanup, Duration.ofMinutes(1),
         Duration.ofHours(1)));
     OrgMembers members = new OrgMembers(identities);
     AccessManagementRoutes accessRoutes = new AccessManagementRoutes(authentication,
-        new MemberService(identities, members, policy, database, ids),
-        new TeamService(identities, members, policy),
-        new TokenService(identities, members, policy, ids, clock),
-        new GrantService(grants, namespaces, objects, members, policy, ids, clock));
+        new MemberService(identities, members, policy, publisher, ids),
+        new TeamService(identities, members, policy, publisher),
+        new TokenService(identities, members, policy, ids, clock, publisher),
+        new GrantService(grants, namespaces, objects, members, policy, ids, clock, publisher));
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, catalog.tables,
             catalog.views, settings.idempotencyLifetime()),
         List.of(repoModule.routes(authentication),
             namespaceModule.routes(authentication), accessRoutes,
+            new AuditRoutes(authentication, new AuditLogService(auditLog, policy)),
             new OrgRoutes(authentication,
                 new OrgDirectoryService(new JooqOrgMembershipDirectory(database))),
             new OrgAdministrationRoutes(authentication, new OrgAdministrationService(
-                provisioning, orgs, principals, policy, settings.org(),
+                provisioning, orgs, principals, policy, publisher, settings.org(),
                 this::localDefaultBucket))));
   }
 

@@ -42,8 +42,8 @@ final class NamespaceModule {
         policy, publisher);
     this.management = new NamespaceManagementService(creation, deletion,
         new JooqNamespaceDirectory(database), lifecycle.namespaceLifecycle, database, clock,
-        policy);
-    this.buckets = new BucketManagementService(orgs, database, ids, policy);
+        policy, publisher);
+    this.buckets = new BucketManagementService(orgs, database, ids, policy, publisher);
   }
 
   /** The routes; the on-demand cleanup runs the whole pass, repos included. */

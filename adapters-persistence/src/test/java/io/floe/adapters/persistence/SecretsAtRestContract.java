@@ -100,8 +100,8 @@ abstract class SecretsAtRestContract {
     // The row as the version before sealing wrote it.
     database.dsl().update(BUCKET_CONFIGS)
         .set(BUCKET_CONFIGS.CREDENTIALS, JSONB.valueOf("{\"kind\": \"STATIC\", "
-            + "\"access_key_id\": \"" + KEY_ID + "\", \"secret_access_key\": \"" + SECRET + "\", \"role_arn\": "
-            + "\"arn:aws:iam::1:role/r\"}"))
+            + "\"access_key_id\": \"" + KEY_ID + "\", \"secret_access_key\": \"" + SECRET
+            + "\", \"role_arn\": \"arn:aws:iam::1:role/r\"}"))
         .setNull(BUCKET_CONFIGS.SEALED_CREDENTIALS)
         .where(BUCKET_CONFIGS.ID.eq(bucket.id())).execute();
     assertThat(store(firstKey).bucket(bucket.id())).contains(bucket);

@@ -41,6 +41,7 @@ public final class FloeHttpServer implements AutoCloseable {
         server.setStopTimeout(STOP_TIMEOUT_MS);
         server.setHandler(new GracefulHandler(server.getHandler()));
       });
+      config.routes.before(RequestIds::assign);
       health.register(config.routes);
       iceberg.register(config.routes);
       groups.forEach(group -> group.accept(config.routes));

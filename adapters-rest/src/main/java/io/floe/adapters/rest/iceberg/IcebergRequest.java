@@ -1,5 +1,6 @@
 package io.floe.adapters.rest.iceberg;
 
+import io.floe.adapters.rest.RequestIds;
 import io.floe.application.model.IdempotencyKey;
 import io.floe.application.model.RequestInfo;
 import io.floe.application.port.in.access.AuthenticateUseCase;
@@ -9,7 +10,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Optional;
-import java.util.UUID;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -22,8 +22,6 @@ import org.apache.iceberg.rest.RESTUtil;
  */
 final class IcebergRequest {
   static final String IDEMPOTENCY_KEY = RESTUtil.IDEMPOTENCY_KEY_HEADER;
-  /** Set by the HTTP server for every request; a request id of our own otherwise. */
-  static final String REQUEST_ID_ATTRIBUTE = "floe.request-id";
   private static final int PREFIX = 3;
   private static final int NAMESPACE = 5;
   private static final int OBJECT = 7;
@@ -106,9 +104,7 @@ final class IcebergRequest {
     Optional<IdempotencyKey> idempotency = key == null ? Optional.empty()
         : Optional.of(new IdempotencyKey(key, ctx.method() + " " + ctx.req().getRequestURI()
             + " " + sha256(ctx.bodyAsBytes())));
-    Object requestId = ctx.attribute(REQUEST_ID_ATTRIBUTE);
-    return new RequestInfo(requestId != null ? requestId.toString() : UUID.randomUUID().toString(),
-        idempotency);
+    return RequestIds.info(ctx, idempotency);
   }
 
   private static String sha256(byte[] body) {

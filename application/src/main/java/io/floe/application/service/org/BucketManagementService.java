@@ -1,13 +1,15 @@
 package io.floe.application.service.org;
 
-import io.floe.application.port.in.org.BucketManagementUseCase;
+import io.floe.application.model.AuditAction;
 import io.floe.application.model.BucketSpec;
 import io.floe.application.model.Invalid;
+import io.floe.application.port.in.org.BucketManagementUseCase;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.CatalogName;
 import io.floe.domain.DomainException;
@@ -26,13 +28,15 @@ public final class BucketManagementService implements BucketManagementUseCase {
   private final UnitOfWork unitOfWork;
   private final IdGenerator ids;
   private final AccessPolicy policy;
+  private final ChangePublisher publisher;
 
   public BucketManagementService(OrgStore orgs, UnitOfWork unitOfWork, IdGenerator ids,
-      AccessPolicy policy) {
+      AccessPolicy policy, ChangePublisher publisher) {
     this.orgs = orgs;
     this.unitOfWork = unitOfWork;
     this.ids = ids;
     this.policy = policy;
+    this.publisher = publisher;
   }
 
   @Override
@@ -48,16 +52,16 @@ public final class BucketManagementService implements BucketManagementUseCase {
   @Override
   public BucketConfig create(OrgContext context, BucketSpec spec, boolean makeDefault) {
     policy.requireAdmin(context, "add bucket configurations");
-    return unitOfWork.inTransaction(() -> {
-      UUID orgId = context.org().id();
+    UUID orgId = context.org().id();
+    BucketConfig bucket = validated(() -> new BucketConfig(ids.newId(), orgId, spec.nickname(),
+        spec.platform(), spec.bucket(), spec.prefix(), spec.endpoint(), spec.region(),
+        spec.pathStyle(), spec.credentials(), false));
+    return publisher.publishResultOf(context, BucketChanges.created(bucket, makeDefault), () -> {
       if (orgs.bucket(orgId, spec.nickname()).isPresent()) {
         throw new AlreadyExistsException("Bucket configuration '%s' already exists",
             spec.nickname());
       }
       boolean isDefault = makeDefault || orgs.defaultBucket(orgId).isEmpty();
-      BucketConfig bucket = validated(() -> new BucketConfig(ids.newId(), orgId,
-          spec.nickname(), spec.platform(), spec.bucket(), spec.prefix(), spec.endpoint(),
-          spec.region(), spec.pathStyle(), spec.credentials(), false));
       orgs.insertBucket(bucket);
       if (isDefault) {
         orgs.setDefaultBucket(orgId, bucket.id());
@@ -76,15 +80,18 @@ public final class BucketManagementService implements BucketManagementUseCase {
         throw new AlreadyExistsException("Bucket configuration '%s' holds namespaces, tables or "
             + "repos: its bucket, prefix and platform cannot change", current.nickname());
       }
-      orgs.updateBucket(validated(() -> new BucketConfig(current.id(), current.orgId(),
+      BucketConfig updated = validated(() -> new BucketConfig(current.id(), current.orgId(),
           current.nickname(),
           update.platform().map(StoragePlatform::fromWireName).orElse(current.platform()),
           update.bucket().orElse(current.bucket()),
           update.prefix().map(StoragePath::parse).orElse(current.prefix()),
           update.endpoint().orElse(current.endpoint()), update.region().orElse(current.region()),
           update.pathStyle().orElse(current.pathStyle()),
-          update.credentials().orElse(current.credentials()), current.isDefault())));
-      return find(context, current.id().toString());
+          update.credentials().orElse(current.credentials()), current.isDefault()));
+      return publisher.publishResultOf(context, BucketChanges.updated(current, update), () -> {
+        orgs.updateBucket(updated);
+        return find(context, current.id().toString());
+      });
     });
   }
 
@@ -99,7 +106,8 @@ public final class BucketManagementService implements BucketManagementUseCase {
         throw new AlreadyExistsException("Bucket configuration '%s' still holds namespaces, "
             + "tables or repos (deleted ones count until their cleanup)", bucket.nickname());
       }
-      orgs.deleteBucket(bucket.id());
+      publisher.publish(context, BucketChanges.of(AuditAction.BUCKET_DELETE, bucket.nickname()),
+          () -> orgs.deleteBucket(bucket.id()));
     });
   }
 
@@ -108,8 +116,11 @@ public final class BucketManagementService implements BucketManagementUseCase {
     policy.requireAdmin(context, "choose the default bucket");
     return unitOfWork.inTransaction(() -> {
       BucketConfig bucket = find(context, nicknameOrId);
-      orgs.setDefaultBucket(context.org().id(), bucket.id());
-      return find(context, bucket.id().toString());
+      return publisher.publishResultOf(context,
+          BucketChanges.of(AuditAction.BUCKET_SET_DEFAULT, bucket.nickname()), () -> {
+            orgs.setDefaultBucket(context.org().id(), bucket.id());
+            return find(context, bucket.id().toString());
+          });
     });
   }
 
