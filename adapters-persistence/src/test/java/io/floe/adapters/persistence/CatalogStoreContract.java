@@ -3,6 +3,14 @@ package io.floe.adapters.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.application.model.AuditAction;
+import io.floe.application.model.AuditEntry;
+import io.floe.application.model.AuditPage;
+import io.floe.application.model.AuditQuery;
+import io.floe.application.model.AuditTarget;
+import io.floe.application.model.AuditedChange;
+import io.floe.application.port.out.IdempotencyStore;
+import io.floe.application.port.out.NameRegistry;
 import io.floe.domain.ApiToken;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
@@ -18,14 +26,13 @@ import io.floe.domain.StoragePath;
 import io.floe.domain.StoragePlatform;
 import io.floe.domain.TableName;
 import io.floe.domain.Visibility;
-import io.floe.application.port.out.IdempotencyStore;
-import io.floe.application.port.out.NameRegistry;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -52,6 +59,7 @@ abstract class CatalogStoreContract {
   private final JooqNameRegistry names;
   private final JooqPrefixClaimStore claims;
   private final JooqIdempotencyStore idempotency;
+  private final JooqAuditLog audit;
   private Org org;
   private BucketConfig bucket;
 
@@ -67,6 +75,7 @@ abstract class CatalogStoreContract {
     this.names = new JooqNameRegistry(database);
     this.claims = new JooqPrefixClaimStore(database);
     this.idempotency = new JooqIdempotencyStore(database);
+    this.audit = new JooqAuditLog(database);
   }
 
   @AfterAll
@@ -300,6 +309,67 @@ abstract class CatalogStoreContract {
         .isTrue();
     assertThat(idempotency.find(org.id(), caller, "shared", now)).contains(mine);
     assertThat(idempotency.find(org.id(), other, "shared", now)).contains(theirs);
+  }
+
+  @Test
+  void theAuditLogPagesNewestFirstAndFilters() {
+    Principal ada = new Principal(UUID.randomUUID(), Principal.Kind.USER, "ada");
+    Principal bob = new Principal(UUID.randomUUID(), Principal.Kind.API_CLIENT, "bob");
+    Instant start = Instant.parse("2026-01-01T00:00:00Z");
+    for (int i = 0; i < 5; i++) {
+      audit.append(org.id(), start.plusSeconds(i), i % 2 == 0 ? ada : bob, "request-" + i,
+          List.of(AuditedChange.of(AuditAction.TABLE_COMMIT, AuditTarget.Kind.TABLE, "ns.t" + i)
+              .with("updates", List.of("add-snapshot")).with("n", i)));
+    }
+    // Two changes of one request (a multi-table transaction) in one statement.
+    audit.append(org.id(), start.plusSeconds(5), ada, "request-5", List.of(
+        AuditedChange.of(AuditAction.TABLE_COMMIT, AuditTarget.Kind.TABLE, "ns.a"),
+        AuditedChange.of(AuditAction.TABLE_COMMIT, AuditTarget.Kind.TABLE, "ns.b")));
+
+    AuditPage first = audit.list(org.id(), query(Optional.empty(), Optional.empty(),
+        Optional.empty(), OptionalLong.empty(), 3));
+    assertThat(first.entries()).extracting(AuditEntry::targetName)
+        .containsExactly("ns.b", "ns.a", "ns.t4");
+    AuditEntry t4 = first.entries().get(2);
+    assertThat(t4.principalName()).isEqualTo("ada");
+    assertThat(t4.action()).isEqualTo("table.commit");
+    assertThat(t4.targetKind()).isEqualTo("table");
+    assertThat(t4.requestId()).isEqualTo("request-4");
+    assertThat(t4.recordedAt()).isEqualTo(start.plusSeconds(4));
+    assertThat(t4.details()).containsEntry("updates", List.of("add-snapshot"))
+        .containsEntry("n", 4);
+    AuditPage rest = audit.list(org.id(), query(Optional.empty(), Optional.empty(),
+        Optional.empty(), first.nextBefore(), 3));
+    assertThat(rest.entries()).extracting(AuditEntry::targetName)
+        .containsExactly("ns.t3", "ns.t2", "ns.t1");
+    assertThat(audit.list(org.id(), query(Optional.empty(), Optional.empty(), Optional.empty(),
+        rest.nextBefore(), 3)).entries()).extracting(AuditEntry::targetName)
+        .containsExactly("ns.t0");
+
+    assertThat(audit.list(org.id(), query(Optional.of(bob.id()), Optional.empty(),
+        Optional.empty(), OptionalLong.empty(), 10)).entries())
+        .extracting(AuditEntry::targetName).containsExactly("ns.t3", "ns.t1");
+    assertThat(audit.list(org.id(), query(Optional.empty(), Optional.of(start.plusSeconds(2)),
+        Optional.of(start.plusSeconds(4)), OptionalLong.empty(), 10)).entries())
+        .extracting(AuditEntry::targetName).containsExactly("ns.t3", "ns.t2");
+    assertThat(audit.list(UUID.randomUUID(), AuditQuery.all()).entries()).isEmpty();
+  }
+
+  @Test
+  void anAuditEntryRollsBackWithItsChange() {
+    Principal ada = new Principal(UUID.randomUUID(), Principal.Kind.USER, "ada");
+    assertThatThrownBy(() -> database.inTransaction(() -> {
+      audit.append(org.id(), Instant.now(), ada, "r", List.of(AuditedChange.of(
+          AuditAction.NAMESPACE_CREATE, AuditTarget.Kind.NAMESPACE, "gone")));
+      throw new IllegalStateException("the change failed");
+    })).hasMessage("the change failed");
+    assertThat(audit.list(org.id(), AuditQuery.all()).entries()).isEmpty();
+  }
+
+  private static AuditQuery query(Optional<UUID> principal, Optional<Instant> since,
+      Optional<Instant> until, OptionalLong before, int limit) {
+    return new AuditQuery(principal, Optional.empty(), Optional.empty(), Optional.empty(), since,
+        until, before, limit);
   }
 
   private UUID principal(String name) {
