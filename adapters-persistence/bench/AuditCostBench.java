@@ -1,3 +1,5 @@
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.EmbeddedPostgresServer;
 import io.floe.adapters.persistence.JooqAuditLog;
@@ -27,6 +29,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,10 +48,18 @@ import java.util.function.LongSupplier;
  * <entries>}
  */
 public class AuditCostBench {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** The prefill spreads entries over 1,000 tables; every page read must find a full page. */
+  private static final long FEWEST_ENTRIES = 100_000;
+
   public static void main(String[] args) throws Exception {
     Path work = Path.of(args[0]);
     int rounds = Integer.parseInt(args[1]);
     long entries = Long.parseLong(args[2]);
+    if (entries < FEWEST_ENTRIES) {
+      throw new IllegalArgumentException("entries must be at least " + FEWEST_ENTRIES
+          + " so that one table's page holds 100 entries; got " + entries);
+    }
     try (EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start(work.resolve("pg"));
         Database database = Database.open(postgres.settings(), 4)) {
       new AuditCostBench(database).run(rounds, entries);
@@ -70,7 +81,7 @@ public class AuditCostBench {
     this.audit = new JooqAuditLog(database);
   }
 
-  void run(int rounds, long entries) {
+  void run(int rounds, long entries) throws Exception {
     setUp();
     measureCommits("empty log", rounds);
     prefill(entries);
@@ -148,28 +159,41 @@ public class AuditCostBench {
         (System.nanoTime() - start) / 1e9);
   }
 
-  private void measurePages(int rounds) {
+  private void measurePages(int rounds) throws Exception {
+    // The database's side of a page, without the JDBC round trip and the JSON of the details.
+    for (String filter : List.of("", " and target_name = 'ns.t7'")) {
+      JsonNode explained = JSON.readTree(database.dsl().fetch("explain (analyze, format json) "
+          + "select * from audit_log where org_id = ?" + filter + " order by id desc limit 101",
+          org.id()).get(0).get(0).toString()).get(0);
+      JsonNode scan = explained.path("Plan").path("Plans").get(0);
+      System.out.printf("{\"what\":\"plan: newest page%s\",\"scan\":\"%s %s on %s\","
+              + "\"execution_us\":%.0f}%n", filter.isEmpty() ? "" : ", one target",
+          scan.path("Node Type").asText(), scan.path("Scan Direction").asText(),
+          scan.path("Index Name").asText(), explained.path("Execution Time").asDouble() * 1e3);
+    }
     long middle = ((Number) database.dsl().fetchValue("select max(id) / 2 from audit_log"))
         .longValue();
-    page("page: newest 100", rounds, () -> query(Optional.empty(), Optional.empty(),
+    Map<String, LongSupplier> pages = new LinkedHashMap<>();
+    pages.put("page: newest 100", () -> query(Optional.empty(), Optional.empty(),
         OptionalLong.empty()));
-    page("page: 100 from the middle", rounds, () -> query(Optional.empty(), Optional.empty(),
+    pages.put("page: 100 from the middle", () -> query(Optional.empty(), Optional.empty(),
         OptionalLong.of(middle)));
-    page("page: one target's newest 100", rounds, () -> query(Optional.empty(),
+    pages.put("page: one target's newest 100", () -> query(Optional.empty(),
         Optional.of("ns.t7"), OptionalLong.empty()));
-    page("page: one principal's newest 100", rounds, () -> query(Optional.of(actor.id()),
+    pages.put("page: one principal's newest 100", () -> query(Optional.of(actor.id()),
         Optional.empty(), OptionalLong.empty()));
-  }
-
-  private void page(String what, int rounds, LongSupplier read) {
-    for (int i = 0; i < 50; i++) {
-      read.getAsLong();
+    // Round-robin, after a warm-up of each, so that all see the same machine and the same JIT.
+    for (int i = 0; i < 200; i++) {
+      pages.values().forEach(LongSupplier::getAsLong);
     }
-    long[] times = new long[rounds];
+    Map<String, long[]> times = new LinkedHashMap<>();
+    pages.keySet().forEach(what -> times.put(what, new long[rounds]));
     for (int i = 0; i < rounds; i++) {
-      times[i] = read.getAsLong();
+      for (Map.Entry<String, LongSupplier> page : pages.entrySet()) {
+        times.get(page.getKey())[i] = page.getValue().getAsLong();
+      }
     }
-    report(what, "filled log", times);
+    times.forEach((what, nanos) -> report(what, "filled log", nanos));
   }
 
   private long query(Optional<UUID> principal, Optional<String> target, OptionalLong before) {

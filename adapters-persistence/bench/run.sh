@@ -3,7 +3,7 @@
 # PostgreSQL, what recording a change in the audit log adds to a commit's database transaction
 # (the pointer's compare-and-swap alone vs the same with the audit insert, interleaved), on an
 # empty log and on one already holding many entries, and what listing a page of such a log costs.
-# Usage: adapters-persistence/bench/run.sh [rounds] [entries]   (env MVN_ARGS)
+# Usage: adapters-persistence/bench/run.sh [rounds] [entries >= 100000]   (env MVN_ARGS)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,7 +21,8 @@ mvn -q -B -o $MVN_ARGS package dependency:build-classpath -DskipTests -pl adapte
   -Dmdep.includeScope=test -Dmdep.outputFile="$WORK/classpath.txt" >&2
 CLASSPATH_JAVA="$ROOT/adapters-persistence/target/classes:$(cat "$WORK/classpath.txt")"
 
-java -cp "$CLASSPATH_JAVA" "$HERE/AuditCostBench.java" "$WORK" "$ROUNDS" "$ENTRIES" \
+java -Dlogback.configurationFile="$ROOT/adapters-persistence/src/build/logback-codegen.xml" \
+  -cp "$CLASSPATH_JAVA" "$HERE/AuditCostBench.java" "$WORK" "$ROUNDS" "$ENTRIES" \
   | tee "$WORK/results.jsonl"
 
 echo

@@ -1,9 +1,6 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.persistence.BucketCredentialSealing;
 import io.floe.adapters.persistence.Database;
-import io.floe.adapters.persistence.DatabaseSettings;
-import io.floe.adapters.persistence.EmbeddedPostgresServer;
 import io.floe.adapters.persistence.JooqAuditLog;
 import io.floe.adapters.persistence.JooqCatalogObjectStore;
 import io.floe.adapters.persistence.JooqGrantStore;
@@ -15,7 +12,6 @@ import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqPrincipalStore;
 import io.floe.adapters.persistence.SecretCipher;
-import io.floe.adapters.persistence.UnreadableSecretException;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
 import io.floe.adapters.rest.iceberg.IcebergResultCodec;
@@ -54,8 +50,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -71,19 +65,20 @@ public final class FloeServer implements AutoCloseable {
   private static final int DATABASE_POOL_SIZE = 16;
 
   private final ServerSettings settings;
-  private final Deque<AutoCloseable> started;
+  private final StartedServices started;
   private final OrgProvisioningService provisioning;
   private final JooqOrgStore orgs;
   private final FloeHttpServer http;
 
   private FloeServer(ServerSettings settings, Clock clock, LifecycleProbe probe,
-      Deque<AutoCloseable> started) {
+      StartedServices started) {
     this.settings = settings;
     this.started = started;
     createDirectories(settings.dataDir());
-    Database database = openDatabase(settings, DATABASE_POOL_SIZE, started);
+    // The key first: a missing or malformed key file stops the start before anything runs.
     SecretCipher cipher = SecretKeys.cipher(settings.secretKey(), settings.dataDir());
-    sealCredentials(database, cipher);
+    Database database = CatalogDatabase.open(settings, DATABASE_POOL_SIZE, started);
+    CatalogDatabase.sealCredentials(database, cipher);
     StorageAdapters storage = new StorageAdapters();
     started.push(storage);
 
@@ -139,35 +134,6 @@ public final class FloeServer implements AutoCloseable {
                 this::localDefaultBucket))));
   }
 
-  /**
-   * Connects to the catalog's database (starting the embedded PostgreSQL unless an external one is
-   * configured) and migrates it; pushes what it started onto {@code started}.
-   */
-  static Database openDatabase(ServerSettings settings, int poolSize,
-      Deque<AutoCloseable> started) {
-    DatabaseSettings databaseSettings = settings.database().orElseGet(() -> {
-      EmbeddedPostgresServer postgres =
-          EmbeddedPostgresServer.start(settings.embeddedPostgresDir());
-      started.push(postgres);
-      return postgres.settings();
-    });
-    Database database = Database.open(databaseSettings, poolSize);
-    started.push(database);
-    return database;
-  }
-
-  /**
-   * Seals credentials still in plain text and those sealed with the previous key, and proves the
-   * key opens all others; a server that could not read them refuses to start.
-   */
-  static BucketCredentialSealing.Outcome sealCredentials(Database database, SecretCipher cipher) {
-    try {
-      return new BucketCredentialSealing(database, cipher).run();
-    } catch (UnreadableSecretException e) {
-      throw SecretKeys.refusal(e, cipher);
-    }
-  }
-
   /** Starts a server; on any failure, whatever had started is stopped again. */
   public static FloeServer start(ServerSettings settings) {
     return start(settings, Clock.systemUTC(), LifecycleProbe.NONE);
@@ -179,7 +145,7 @@ public final class FloeServer implements AutoCloseable {
    */
   static FloeServer start(ServerSettings settings, Clock clock, LifecycleProbe probe) {
     // Outside the server, so that a failure while it is being built still stops what started.
-    Deque<AutoCloseable> started = new ArrayDeque<>();
+    StartedServices started = new StartedServices();
     try {
       FloeServer server = new FloeServer(settings, clock, probe, started);
       server.provisionDefaultOrg();
@@ -187,7 +153,7 @@ public final class FloeServer implements AutoCloseable {
       started.push(server.http);
       return server;
     } catch (RuntimeException e) {
-      stopAll(started);
+      started.close();
       throw e;
     }
   }
@@ -238,19 +204,7 @@ public final class FloeServer implements AutoCloseable {
 
   @Override
   public void close() {
-    stopAll(started);
-  }
-
-  /** Stops everything in {@code started}, last started first; a failure stops no other. */
-  static void stopAll(Deque<AutoCloseable> started) {
-    while (!started.isEmpty()) {
-      AutoCloseable next = started.pop();
-      try {
-        next.close();
-      } catch (Exception e) {
-        LOG.warn("could not stop {} cleanly: {}", next.getClass().getSimpleName(), e.toString());
-      }
-    }
+    started.close();
   }
 
   private void provisionDefaultOrg() {

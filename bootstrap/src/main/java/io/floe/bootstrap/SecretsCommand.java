@@ -6,9 +6,7 @@ import io.floe.adapters.persistence.SealingKey;
 import io.floe.adapters.persistence.SecretCipher;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -33,16 +31,18 @@ final class SecretsCommand implements Runnable {
   /** Seals every bucket's credentials with a new key, in one transaction. */
   @Command(name = "rotate", mixinStandardHelpOptions = true, sortOptions = false,
       description = {
-          "Seal every bucket's credentials with a new key, in one database transaction: either",
-          "all are sealed with the new key or, on any failure, all stay as they were.",
+          "Seal every bucket's credentials with a new key, in one database",
+          "transaction: either all are sealed with the new key or, on any failure,",
+          "all stay as they were.",
           "",
-          "Stop the server first (the embedded database allows one user). The current key is",
-          "found as 'floe serve' finds it. A new key file that does not exist is created with a",
-          "new random key (mode 600) before anything changes. Afterwards start the server with",
-          "--secret-key-file set to the new file; the old key opens nothing any more.",
+          "Stop the server first (the embedded database allows one user). The",
+          "current key is found as 'floe serve' finds it. A new key file that does",
+          "not exist is created with a new random key (mode 600) before anything",
+          "changes. Afterwards start the server with --secret-key-file set to the",
+          "new file; the old key opens nothing any more.",
           "",
-          "To rotate without stopping, start the server with the new key as --secret-key-file",
-          "and the old one as --previous-secret-key-file instead."})
+          "To rotate without stopping, start the server with the new key as",
+          "--secret-key-file and the old one as --previous-secret-key-file instead."})
   static final class Rotate implements Callable<Integer> {
     @Mixin
     DataOptions data;
@@ -69,11 +69,10 @@ final class SecretsCommand implements Runnable {
       }
       List<SealingKey> opening = new ArrayList<>(List.of(current));
       opening.addAll(SecretKeys.previous(settings.secretKey()));
-      Deque<AutoCloseable> started = new ArrayDeque<>();
-      try {
-        Database database = FloeServer.openDatabase(settings, 2, started);
+      try (StartedServices started = new StartedServices()) {
+        Database database = CatalogDatabase.open(settings, 2, started);
         BucketCredentialSealing.Outcome outcome =
-            FloeServer.sealCredentials(database, new SecretCipher(next, opening));
+            CatalogDatabase.sealCredentials(database, new SecretCipher(next, opening));
         spec.commandLine().getOut().printf("Sealed the credentials of %d bucket configurations "
                 + "with key %s (%d had been in plain text).%n"
                 + "Start Floe with --secret-key-file %s from now on; key %s opens nothing any "
@@ -81,8 +80,6 @@ final class SecretsCommand implements Runnable {
             outcome.sealedFromPlainText(), newKeyFile, current.id());
         spec.commandLine().getOut().flush();
         return 0;
-      } finally {
-        FloeServer.stopAll(started);
       }
     }
 

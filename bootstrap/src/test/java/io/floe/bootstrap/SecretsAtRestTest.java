@@ -34,7 +34,6 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * Bucket credentials at rest, as an operator meets them: sealed in the database under a key kept
@@ -49,10 +48,7 @@ class SecretsAtRestTest {
   @Test
   void theDatabaseHoldsNoPlainSecretAndARestartReadsThemBack(@TempDir Path dataDir)
       throws Exception {
-    ServerSettings settings = ServerSettings.defaults(dataDir).withPort(0);
-    try (FloeServer server = FloeServer.start(settings)) {
-      createStaticBucket(server, settings);
-    }
+    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0));
     Path keyFile = dataDir.resolve("secret.key");
     assertThat(Files.getPosixFilePermissions(keyFile))
         .isEqualTo(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
@@ -80,10 +76,7 @@ class SecretsAtRestTest {
 
   @Test
   void aWrongKeyRefusesToStartAndSaysWhatToDo(@TempDir Path dataDir) throws Exception {
-    ServerSettings settings = ServerSettings.defaults(dataDir).withPort(0);
-    try (FloeServer server = FloeServer.start(settings)) {
-      createStaticBucket(server, settings);
-    }
+    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0));
     SealingKey right = SecretKeys.read(dataDir.resolve("secret.key"));
     Path wrongFile = dataDir.resolve("wrong.key");
     OwnerOnlyFiles.write(wrongFile, SealingKey.generate("test").encoded());
@@ -107,10 +100,7 @@ class SecretsAtRestTest {
   @Test
   void aStartWithThePreviousKeySealsEverythingWithTheNewOne(@TempDir Path dataDir)
       throws Exception {
-    ServerSettings settings = ServerSettings.defaults(dataDir).withPort(0);
-    try (FloeServer server = FloeServer.start(settings)) {
-      createStaticBucket(server, settings);
-    }
+    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0));
     Path oldFile = dataDir.resolve("secret.key");
     Path newFile = dataDir.resolve("new.key");
     OwnerOnlyFiles.write(newFile, SealingKey.generate("test").encoded());
@@ -138,10 +128,7 @@ class SecretsAtRestTest {
   @Test
   void floeSecretsRotateMovesEveryCredentialToANewKeyFile(@TempDir Path dataDir)
       throws Exception {
-    ServerSettings settings = ServerSettings.defaults(dataDir).withPort(0);
-    try (FloeServer server = FloeServer.start(settings)) {
-      createStaticBucket(server, settings);
-    }
+    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0));
     SealingKey oldKey = SecretKeys.read(dataDir.resolve("secret.key"));
     Path newFile = dataDir.resolve("rotated.key");
 
@@ -216,11 +203,8 @@ class SecretsAtRestTest {
   @EnabledIfSystemProperty(named = ExternalDatabases.URL, matches = ".+")
   void anExternalDatabaseKeepsThemSealedAcrossARestart(@TempDir Path dataDir) throws Exception {
     DatabaseSettings external = ExternalDatabases.fresh();
-    ServerSettings settings = ServerSettings.defaults(dataDir).withPort(0)
-        .withDatabase(Optional.of(external));
-    try (FloeServer server = FloeServer.start(settings)) {
-      createStaticBucket(server, settings);
-    }
+    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0)
+        .withDatabase(Optional.of(external)));
     try (Connection connection = DriverManager.getConnection(external.jdbcUrl(), external.user(),
         external.password()); ResultSet rows = connection.createStatement().executeQuery(
             "select coalesce(credentials::text, ''), sealed_credentials from bucket_configs")) {
@@ -241,6 +225,14 @@ class SecretsAtRestTest {
     assertThatThrownBy(() -> FloeServer.start(settings.withSecretKey(
         SecretKeySettings.file(otherKey)))).hasMessageContaining("cannot read the bucket "
         + "credentials");
+  }
+
+  /** Runs a server once to add a bucket with static keys; returns its settings. */
+  private static ServerSettings withAStaticBucket(ServerSettings settings) throws Exception {
+    try (FloeServer server = FloeServer.start(settings)) {
+      createStaticBucket(server, settings);
+    }
+    return settings;
   }
 
   private static void createStaticBucket(FloeServer server, ServerSettings settings)

@@ -18,9 +18,10 @@ import picocli.CommandLine.Option;
 
 /** {@code floe audit}: who changed what in the org, newest first (admins only). */
 @Command(name = "audit", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Show the org's audit log, newest first: every change to orgs, buckets,",
-        "namespaces, repos, members, teams, grants, tokens, tables and views, who made it,",
-        "when, and the id of the request (the X-Request-Id it was answered with). Admins only."})
+    description = {"Show the org's audit log, newest first: every change to orgs,",
+        "buckets, namespaces, repos, members, teams, grants, tokens, tables and",
+        "views, who made it, when, and the id of the request (the X-Request-Id it",
+        "was answered with). Admins only."})
 public final class AuditCommand extends OrgSubcommand {
   @Option(names = "--principal", paramLabel = "ID", description = "Only this principal's changes.")
   String principal;
