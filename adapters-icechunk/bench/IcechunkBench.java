@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,12 +21,22 @@ import java.util.Map;
  *
  * <p>Usage: {@code IcechunkBench <work dir> build-nodes <prefix>} builds the 10,000-node repository;
  * {@code open <prefix> <rounds>} measures opening a snapshot of any repository (Floe- or
- * Python-built); {@code commit <prefix> <rounds>} measures 1,000 chunk writes and their commit.
+ * Python-built), then 1,000 node lookups; {@code commit <prefix> <rounds>} measures
+ * 1,000 chunk writes, their commit, and opening the result and reading the 1,000 chunks back.
  */
 public final class IcechunkBench {
   static final int GROUPS = 99;
   static final int ARRAYS_PER_GROUP = 100;
   static final int CHUNKS = 1_000;
+  static final int LOOKUPS = 1_000;
+  /**
+   * Untimed rounds before the measured ones, in the same JVM, so the medians are of compiled
+   * code as in a running server (Python's Rust is compiled ahead of time); the first round of
+   * all, a cold JVM, is still reported as "first".
+   */
+  static final int OPEN_WARM_UP_ROUNDS = 200;
+  /** Each commit round writes 1,000 chunk files, so fewer of them warm the JIT enough. */
+  static final int COMMIT_WARM_UP_ROUNDS = 10;
   /** float32 elements per chunk: 1 KiB, above the 512-byte inline threshold, so real chunk objects. */
   static final int CHUNK_ELEMENTS = 256;
 
@@ -59,8 +70,12 @@ public final class IcechunkBench {
   /** Open the repository, a session on main, and read one node's zarr.json; cold objects each round. */
   static void open(BucketStorage storage, StoragePath prefix, int rounds) {
     List<Double> opens = new ArrayList<>();
-    List<Double> listings = new ArrayList<>();
-    for (int i = 0; i < rounds; i++) {
+    List<Double> lookups = new ArrayList<>();
+    for (int i = -OPEN_WARM_UP_ROUNDS; i < rounds; i++) {
+      if (i == 0) {
+        opens.subList(1, opens.size()).clear();
+        lookups.subList(1, lookups.size()).clear();
+      }
       long start = System.nanoTime();
       ReadSession session = IcechunkRepository.open(storage, prefix).readonlySession(
           Ref.branch("main"));
@@ -70,41 +85,72 @@ public final class IcechunkBench {
         throw new IllegalStateException("empty zarr.json");
       }
       start = System.nanoTime();
-      int nodes = session.nodes().size();
-      listings.add(millisSince(start));
-      if (nodes != 10_000) {
-        throw new IllegalStateException("expected 10,000 nodes, found " + nodes);
+      int bytes = 0;
+      for (int n = 0; n < LOOKUPS; n++) {
+        bytes += session.zarrJson(lookupPath(n)).length;
+      }
+      lookups.add(millisSince(start));
+      if (bytes == 0) {
+        throw new IllegalStateException("empty zarr.json documents");
       }
     }
     report("open_snapshot_10000_nodes", opens);
-    report("list_10000_nodes_after_open", listings);
+    report("read_1000_nodes_after_open", lookups);
   }
 
-  /** Per round: a fresh session writes 1,000 chunks of 1 KiB, then commits them. */
+  /** The n-th of the node lookups: spread over groups and arrays, the same on both sides. */
+  static String lookupPath(int n) {
+    return groupPath(n % GROUPS) + "/" + arrayName((n * 37) % ARRAYS_PER_GROUP);
+  }
+
+  /**
+   * Per round: a fresh session writes 1,000 chunks of 1 KiB (one {@code setChunks} call, which
+   * writes them concurrently, as zarr's writes through Python's store are), commits them, then
+   * the repository is opened again and the chunks read back.
+   */
   static void commit(BucketStorage storage, StoragePath prefix, int rounds) {
     IcechunkRepository repository = IcechunkRepository.create(storage, prefix);
     WritableSession setup = repository.writableSession("main");
     setup.createGroup("/", Map.of());
     setup.setMetadata("/data", arrayJson((long) CHUNKS * CHUNK_ELEMENTS, CHUNK_ELEMENTS));
     setup.commit("array", Map.of());
-    byte[] chunk = new byte[CHUNK_ELEMENTS * 4];
     List<Double> writes = new ArrayList<>();
     List<Double> commits = new ArrayList<>();
-    for (int round = 0; round < rounds; round++) {
+    List<Double> reads = new ArrayList<>();
+    for (int round = -COMMIT_WARM_UP_ROUNDS; round < rounds; round++) {
+      if (round == 0) {
+        writes.subList(1, writes.size()).clear();
+        commits.subList(1, commits.size()).clear();
+        reads.subList(1, reads.size()).clear();
+      }
       WritableSession session = repository.writableSession("main");
-      long start = System.nanoTime();
+      Map<ChunkIndex, byte[]> chunks = new LinkedHashMap<>();
       for (int c = 0; c < CHUNKS; c++) {
+        byte[] chunk = new byte[CHUNK_ELEMENTS * 4];
         chunk[0] = (byte) round;
         chunk[1] = (byte) c;
-        session.setChunk("/data", ChunkIndex.of(c), chunk);
+        chunks.put(ChunkIndex.of(c), chunk);
       }
+      long start = System.nanoTime();
+      session.setChunks("/data", chunks);
       writes.add(millisSince(start));
       start = System.nanoTime();
       session.commit("1,000 chunks, round " + round, Map.of("round", round));
       commits.add(millisSince(start));
+      start = System.nanoTime();
+      ReadSession reader = IcechunkRepository.open(storage, prefix).readonlySession(
+          Ref.branch("main"));
+      for (int c = 0; c < CHUNKS; c++) {
+        byte[] read = reader.chunk("/data", ChunkIndex.of(c)).orElseThrow();
+        if (read[0] != (byte) round || read[1] != (byte) c) {
+          throw new IllegalStateException("chunk " + c + " of round " + round + " reads wrong");
+        }
+      }
+      reads.add(millisSince(start));
     }
     report("write_1000_chunks", writes);
     report("commit_1000_chunks", commits);
+    report("open_and_read_1000_chunks", reads);
   }
 
   static String groupPath(int g) {
@@ -133,12 +179,16 @@ public final class IcechunkBench {
     report(what, List.of(millis));
   }
 
-  /** The first round (a cold JVM for the first step) and the median of all rounds. */
+  /**
+   * The first round (a cold JVM for the first step) and the median of the measured rounds; the
+   * list holds the first round, then the measured ones.
+   */
   static void report(String what, List<Double> millis) {
-    List<Double> sorted = new ArrayList<>(millis);
+    List<Double> sorted = new ArrayList<>(millis.size() == 1 ? millis
+        : millis.subList(1, millis.size()));
     Collections.sort(sorted);
     System.out.printf(Locale.ROOT,
         "{\"impl\":\"floe\",\"what\":\"%s\",\"rounds\":%d,\"first_ms\":%.1f,\"median_ms\":%.1f}%n",
-        what, millis.size(), millis.get(0), sorted.get(sorted.size() / 2));
+        what, sorted.size(), millis.get(0), sorted.get(sorted.size() / 2));
   }
 }

@@ -16,6 +16,7 @@ from zarr.core.buffer import cpu, default_buffer_prototype
 GROUPS = 99
 ARRAYS_PER_GROUP = 100
 CHUNKS = 1000
+LOOKUPS = 1000
 CHUNK_ELEMENTS = 256  # float32: 1 KiB per chunk, above the 512-byte inline threshold
 
 
@@ -46,8 +47,9 @@ def build_nodes(work, prefix):
 
 
 async def open_rounds(work, prefix, rounds):
-    """Open the repository, a session on main, and read one node's zarr.json; cold objects each round."""
-    opens, listings = [], []
+    """Open the repository, a session on main, and read one node's zarr.json; cold objects each round.
+    Then 1,000 node lookups (zarr.json of nodes spread over the tree)."""
+    opens, lookups = [], []
     for _ in range(rounds):
         start = time.perf_counter()
         repo = ic.Repository.open(storage(work, prefix))
@@ -56,22 +58,31 @@ async def open_rounds(work, prefix, rounds):
         opens.append((time.perf_counter() - start) * 1000)
         assert doc is not None and len(doc.to_bytes()) > 0
         start = time.perf_counter()
-        nodes = [key async for key in session.store.list() if key.endswith("zarr.json")]
-        listings.append((time.perf_counter() - start) * 1000)
-        assert len(nodes) == 10_000, len(nodes)
+        size = 0
+        for n in range(LOOKUPS):
+            doc = await session.store.get(lookup_key(n), prototype=default_buffer_prototype())
+            size += len(doc.to_bytes())
+        lookups.append((time.perf_counter() - start) * 1000)
+        assert size > 0
     report("open_snapshot_10000_nodes", opens)
-    report("list_10000_nodes_after_open", listings)
+    report("read_1000_nodes_after_open", lookups)
+
+
+def lookup_key(n):
+    """The n-th of the node lookups: spread over groups and arrays, the same on both sides."""
+    return f"g{n % GROUPS:03d}/a{(n * 37) % ARRAYS_PER_GROUP:03d}/zarr.json"
 
 
 async def commit_rounds(work, prefix, rounds):
-    """Per round: a fresh session writes 1,000 chunks of 1 KiB (concurrently, as zarr does), then commits."""
+    """Per round: a fresh session writes 1,000 chunks of 1 KiB (concurrently, as zarr does), commits,
+    then the repository is opened again and the 1,000 chunks read back (concurrently)."""
     repo = ic.Repository.create(storage(work, prefix))
     setup = repo.writable_session("main")
     root = zarr.group(setup.store)
     root.create_array("data", shape=(CHUNKS * CHUNK_ELEMENTS,), chunks=(CHUNK_ELEMENTS,),
                       dtype="float32", compressors=None, fill_value=0.0)
     setup.commit("array")
-    writes, commits = [], []
+    writes, commits, reads = [], [], []
     for rnd in range(rounds):
         session = repo.writable_session("main")
         chunks = []
@@ -85,8 +96,17 @@ async def commit_rounds(work, prefix, rounds):
         start = time.perf_counter()
         await session.commit_async(f"1,000 chunks, round {rnd}", metadata={"round": rnd})
         commits.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        reader = ic.Repository.open(storage(work, prefix)).readonly_session(branch="main")
+        got = await asyncio.gather(*(reader.store.get(f"data/c/{c}", prototype=default_buffer_prototype())
+                                     for c in range(CHUNKS)))
+        reads.append((time.perf_counter() - start) * 1000)
+        for c, buf in enumerate(got):
+            data = buf.to_bytes()
+            assert data[0] == rnd % 256 and data[1] == c % 256, (rnd, c)
     report("write_1000_chunks", writes)
     report("commit_1000_chunks", commits)
+    report("open_and_read_1000_chunks", reads)
 
 
 def main(work, step, prefix, rounds="1"):

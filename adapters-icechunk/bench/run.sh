@@ -2,8 +2,8 @@
 # Icechunk benchmark -- not a test, never part of the build's test run. Measures, on this machine
 # and the local filesystem, Floe's pure-Java Icechunk and Python icechunk side by side:
 #   - opening a snapshot of a repository with 10,000 nodes (each side opens both the repository
-#     it built and the one the other side built), and listing its nodes;
-#   - writing 1,000 chunks of 1 KiB in a session and committing them.
+#     it built and the one the other side built), and 1,000 node lookups in it;
+#   - writing 1,000 chunks of 1 KiB in a session, committing them, and reading them back.
 # Usage: adapters-icechunk/bench/run.sh [rounds]   (env FLOE_PYTHON, MVN_ARGS)
 set -euo pipefail
 
@@ -12,6 +12,8 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 ROUNDS="${1:-10}"
 PYTHON="${FLOE_PYTHON:-$ROOT/.venv/bin/python}"
 MVN_ARGS="${MVN_ARGS:-}"
+# e.g. FLOE_JAVA_OPTS="-XX:+FlightRecorder -XX:StartFlightRecording=filename=/tmp/floe.jfr"
+FLOE_JAVA_OPTS="${FLOE_JAVA_OPTS:-}"
 WORK="$(mktemp -d /tmp/floe-icechunk-bench.XXXXXX)"
 # Python icechunk warns on stderr about the local filesystem's lack of conditional writes; its
 # stderr goes to a log that is shown only when something fails.
@@ -19,14 +21,16 @@ trap 'status=$?; [ $status -ne 0 ] && [ -f "$WORK/python.log" ] && tail -40 "$WO
 
 cd "$ROOT"
 echo "building adapters-icechunk and its classpath..." >&2
+# The reactor builds the modules it depends on too (nothing is installed into ~/.m2); the last
+# module written, adapters-icechunk, leaves its own test classpath in the file.
 # shellcheck disable=SC2086
-mvn -q -B -o $MVN_ARGS package -DskipTests -pl adapters-icechunk >&2
-# shellcheck disable=SC2086
-mvn -q -B -o $MVN_ARGS dependency:build-classpath -pl adapters-icechunk -Dmdep.includeScope=test \
-  -Dmdep.outputFile="$WORK/classpath.txt" >&2
-CLASSPATH_JAVA="$ROOT/adapters-icechunk/target/classes:$(cat "$WORK/classpath.txt")"
+mvn -q -B -o $MVN_ARGS package dependency:build-classpath -DskipTests -pl adapters-icechunk -am \
+  -Dmdep.includeScope=test -Dmdep.outputFile="$WORK/classpath.txt" >&2
+# A copy of the classes, so rebuilding the tree while the benchmark runs changes nothing here.
+cp -r "$ROOT/adapters-icechunk/target/classes" "$WORK/classes"
+CLASSPATH_JAVA="$WORK/classes:$(cat "$WORK/classpath.txt")"
 
-floe() { java -cp "$CLASSPATH_JAVA" "$HERE/IcechunkBench.java" "$WORK" "$@"; }
+floe() { java $FLOE_JAVA_OPTS -cp "$CLASSPATH_JAVA" "$HERE/IcechunkBench.java" "$WORK" "$@"; }
 python() { "$PYTHON" "$HERE/icechunk_bench.py" "$WORK" "$@" 2>>"$WORK/python.log"; }
 label() { sed "s/\"what\"/\"repo\":\"$1\",\"what\"/"; }
 
@@ -42,5 +46,18 @@ label() { sed "s/\"what\"/\"repo\":\"$1\",\"what\"/"; }
 } | tee "$WORK/results.jsonl"
 
 echo
+# Side by side: the medians of each measurement and Floe's time as a multiple of Python's.
+"$PYTHON" - "$WORK/results.jsonl" <<'SUMMARY'
+import json, sys
+rows = {}
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    rows.setdefault((r["what"], r.get("repo", "")), {})[r["impl"]] = r["median_ms"]
+print(f"{'measurement':<34} {'repo':<13} {'floe ms':>9} {'python ms':>10} {'floe/python':>12}")
+for (what, repo), m in rows.items():
+    f, p = m.get("floe"), m.get("python")
+    ratio = f"{f / p:.2f}x" if f is not None and p else "-"
+    print(f"{what:<34} {repo:<13} {f if f is not None else '-':>9} {p if p is not None else '-':>10} {ratio:>12}")
+SUMMARY
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB;" \
   "$(java -version 2>&1 | head -1); Python $("$PYTHON" -c 'import sys,icechunk,zarr;print(sys.version.split()[0], "icechunk", icechunk.__version__, "zarr", zarr.__version__)')"

@@ -1,7 +1,7 @@
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.adapters.persistence.Database;
-import io.floe.adapters.persistence.EmbeddedPostgresServer;
+import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
 import io.floe.adapters.persistence.JooqAuditLog;
 import io.floe.adapters.persistence.JooqCatalogObjectStore;
 import io.floe.adapters.persistence.JooqNamespaceStore;

@@ -5,6 +5,12 @@ reads or wrote. Commands:
   build DIR          build a repository with Python (groups, arrays, chunks, commits, refs)
   describe DIR       describe a repository as Python Icechunk + zarr sees it
   commit-on-top DIR BRANCH   add a commit with Python on BRANCH
+  corpus-write DIR CORPUS    one commit per JSON value of the CORPUS file (metadata {"v": value}),
+                             and group /caseN with attributes {"v": value}; prints what it reads
+  corpus-read DIR            what Python reads from such a repository (whoever wrote it)
+  gc-build DIR               refs for garbage collection: a tag pinning an old snapshot, a live
+                             branch, an abandoned (deleted) branch; table pointers in every commit
+  gc-run DIR DRY             Python's garbage collection of everything unreachable ("true": dry run)
 """
 import asyncio
 import base64
@@ -195,6 +201,93 @@ def python_rebases_over(path, branch, go_file):
     print(json.dumps(result), flush=True)
 
 
+def corpus_write(path, corpus_file):
+    """Writes every value of the corpus (a JSON list; NaN and Infinity allowed) as commit metadata,
+    one commit each, and as the attributes of one group each. Values Python refuses are recorded."""
+    with open(corpus_file) as f:
+        corpus = json.load(f)
+    repo = ic.Repository.create(storage(path))
+    s = repo.writable_session("main")
+    root = zarr.group(s.store)
+    refused = []
+    for i, value in enumerate(corpus):
+        try:
+            root.create_group(f"case{i}", attributes={"v": value})
+        except Exception:
+            refused.append(i)
+    s.commit("attributes")
+    for i, value in enumerate(corpus):
+        s = repo.writable_session("main")
+        zarr.open_group(s.store).attrs["case"] = i
+        s.commit(f"case {i}", metadata={"v": value})
+    out = corpus_read_repo(repo)
+    out["refused_attributes"] = refused
+    print(json.dumps(out))
+
+
+def corpus_read_repo(repo):
+    commits = {}
+    for a in repo.ancestry(branch="main"):
+        if a.message.startswith("case "):
+            commits[a.message[5:]] = a.metadata.get("v")
+    root = zarr.open_group(repo.readonly_session("main").store, mode="r")
+    attrs = {}
+    for name, group in root.groups():
+        if name.startswith("case"):
+            attrs[name[4:]] = dict(group.attrs).get("v")
+    return {"commits": commits, "attributes": attrs}
+
+
+def gc_build(path):
+    repo = ic.Repository.create(storage(path))
+    out = {"commits": {}, "pointers": {}}
+
+    def commit(branch, message, write, version):
+        s = repo.writable_session(branch)
+        write(zarr.open_group(s.store) if message != "first" else zarr.group(s.store))
+        pointers = {"granules": f"file:///warehouse/granules/metadata/{version}.metadata.json"}
+        sid = s.commit(message, metadata={"iceberg:table_versions": pointers, "n": version})
+        out["commits"][message] = sid
+        out["pointers"][sid] = pointers
+        return sid
+
+    def first(root):
+        a = root.create_array("a", shape=(300,), chunks=(100,), dtype="float64", compressors=None)
+        a[:] = np.arange(300, dtype="float64")
+        root.create_array("small", shape=(4,), chunks=(4,), dtype="int32")[:] = [1, 2, 3, 4]
+
+    c1 = commit("main", "first", first, 0)
+    repo.create_tag("v1", c1)
+    c2 = commit("main", "overwrite", lambda root: root["a"].__setitem__(slice(0, 200), 7.0), 1)
+    repo.create_branch("abandoned", c2)
+    commit("abandoned", "abandoned 1", lambda root: root["a"].__setitem__(slice(0, 300), 9.0), 2)
+
+    def abandoned_array(root):
+        b = root.create_array("b", shape=(200,), chunks=(100,), dtype="float64", compressors=None)
+        b[:] = 1.5
+    commit("abandoned", "abandoned 2", abandoned_array, 3)
+    repo.delete_branch("abandoned")
+    repo.create_branch("dev", c1)
+    commit("dev", "dev", lambda root: root["a"].__setitem__(slice(200, 300), 3.0), 4)
+    commit("main", "overwrite again", lambda root: root["a"].__setitem__(slice(100, 300), 5.0), 5)
+    out["refs"] = {"branches": {b: [a.id for a in repo.ancestry(branch=b)] for b in repo.list_branches()},
+                   "tags": {t: [a.id for a in repo.ancestry(tag=t)] for t in repo.list_tags()}}
+    print(json.dumps(out))
+
+
+def gc_run(path, dry):
+    import datetime
+    repo = ic.Repository.open(storage(path))
+    later = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1)
+    summary = repo.garbage_collect(later, dry_run=(dry == "true"))
+    print(json.dumps({k: getattr(summary, k) for k in ("bytes_deleted", "chunks_deleted",
+                      "manifests_deleted", "snapshots_deleted", "transaction_logs_deleted")}))
+
+
+def corpus_read(path):
+    print(json.dumps(corpus_read_repo(ic.Repository.open(storage(path)))))
+
+
 if __name__ == "__main__":
     command = sys.argv[1]
     if command == "build":
@@ -209,6 +302,14 @@ if __name__ == "__main__":
         read_virtual(sys.argv[2], sys.argv[3])
     elif command == "describe":
         describe(sys.argv[2])
+    elif command == "corpus-write":
+        corpus_write(sys.argv[2], sys.argv[3])
+    elif command == "gc-build":
+        gc_build(sys.argv[2])
+    elif command == "gc-run":
+        gc_run(sys.argv[2], sys.argv[3])
+    elif command == "corpus-read":
+        corpus_read(sys.argv[2])
     elif command == "commit-on-top":
         commit_on_top(sys.argv[2], sys.argv[3])
     else:

@@ -1,10 +1,13 @@
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 import org.flywaydb.core.Flyway;
 import org.jooq.codegen.GenerationTool;
@@ -24,6 +27,12 @@ import org.jooq.meta.jaxb.Target;
  */
 public class GenerateJooqSources {
   private static final String PACKAGE = "io.floe.adapters.persistence.jooq";
+  /**
+   * Part of the digest, so that changed settings regenerate. Floe writes its joins explicitly;
+   * to-many join paths would only add methods, and two of them (teams and their members, both
+   * principals) have no unambiguous name.
+   */
+  private static final String SETTINGS = "records, java.time, no to-many join paths";
 
   public static void main(String[] args) throws Exception {
     Path migrations = Path.of(args[0]);
@@ -34,7 +43,8 @@ public class GenerateJooqSources {
       System.out.println("jOOQ sources are up to date with the migrations");
       return;
     }
-    try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
+    try (EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+        .setPgBinaryResolver(GenerateJooqSources::bundle).start()) {
       Flyway.configure()
           .dataSource(postgres.getPostgresDatabase())
           .locations("filesystem:" + migrations.toAbsolutePath())
@@ -52,10 +62,29 @@ public class GenerateJooqSources {
                   .withOutputSchemaToDefault(true)
                   .withExcludes("flyway_schema_history"))
               .withGenerate(new Generate().withRecords(true).withPojos(false).withDaos(false)
-                  .withJavaTimeTypes(true).withGeneratedAnnotation(false))
+                  .withJavaTimeTypes(true).withGeneratedAnnotation(false)
+                  .withImplicitJoinPathsToMany(false))
               .withTarget(new Target().withPackageName(PACKAGE).withDirectory(target.toString()))));
     }
     Files.writeString(stamp, digest);
+  }
+
+  /**
+   * zonky's bundle for this platform. Its macOS bundle is a universal binary, and the build
+   * depends on the arm64 one only, so an Intel Mac uses that one too.
+   */
+  private static InputStream bundle(String system, String hardware) throws IOException {
+    String os = system.toLowerCase(Locale.ROOT);
+    String arch = hardware.equals("aarch64") || hardware.equals("arm64") ? "arm_64" : hardware;
+    ClassLoader loader = GenerateJooqSources.class.getClassLoader();
+    InputStream bundle = loader.getResourceAsStream("postgres-" + os + "-" + arch + ".txz");
+    if (bundle == null && os.equals("darwin")) {
+      bundle = loader.getResourceAsStream("postgres-darwin-arm_64.txz");
+    }
+    if (bundle == null) {
+      throw new IOException("no PostgreSQL bundle for " + os + "-" + arch);
+    }
+    return bundle;
   }
 
   private static String digestOf(Path migrations) throws Exception {
@@ -69,6 +98,7 @@ public class GenerateJooqSources {
       sha.update(Files.readAllBytes(file));
     }
     sha.update(GenerateJooqSources.class.getName().getBytes(StandardCharsets.UTF_8));
+    sha.update(SETTINGS.getBytes(StandardCharsets.UTF_8));
     return HexFormat.of().formatHex(sha.digest());
   }
 }

@@ -1,13 +1,20 @@
-"""Real engines against a real Floe: the seed's PyIceberg quickstart, then DuckDB reading the
-same rows through the same catalog."""
+"""Real engines against a real Floe, each configured by its block of the README's "Connect your
+engine" section: the PyIceberg quickstart, polars and pandas reading it, DuckDB reading it and
+writing tables of its own that PyIceberg and polars read back, and what DuckDB itself refuses."""
 
-import os
+import re
 
 import duckdb
+import polars as pl
 import pyarrow as pa
 import pytest
-from pyiceberg.catalog.rest import RestCatalog
 from pyiceberg.exceptions import BadRequestError
+from pyiceberg.partitioning import PartitionField, PartitionSpec
+from pyiceberg.schema import Schema
+from pyiceberg.transforms import IdentityTransform
+from pyiceberg.types import LongType, NestedField, StringType
+
+import readme
 
 NAMESPACE = "my-tables"
 ROWS = pa.table({
@@ -16,17 +23,25 @@ ROWS = pa.table({
 })
 
 
+def rows_of(table) -> list[tuple]:
+    return sorted(tuple(row.values()) for row in table.scan().to_arrow().to_pylist())
+
+
 @pytest.fixture(scope="module")
 def catalog(floe):
-    return RestCatalog("floe", uri=floe.uri, warehouse=floe.warehouse, token=floe.token)
+    return readme.pyiceberg_catalog(floe)
 
 
 @pytest.fixture(scope="module")
-def observations(catalog):
-    catalog.create_namespace(NAMESPACE)
-    table = catalog.create_table(f"{NAMESPACE}.observations", schema=ROWS.schema)
-    table.append(ROWS)
-    return table
+def observations(catalog, floe):
+    """The README's quickstart, run as written."""
+    readme.run_python(readme.blocks("PyIceberg")[1], floe, {"catalog": catalog})
+    return catalog.load_table(f"{NAMESPACE}.observations")
+
+
+@pytest.fixture(scope="module")
+def duck(floe):
+    return readme.duckdb_attached(floe)
 
 
 def test_quickstart_writes_and_scans(catalog, observations):
@@ -55,28 +70,89 @@ def test_namespaces_are_listed(catalog, observations):
     assert set(catalog.list_namespaces()) >= {(NAMESPACE,), ("my-raw-tables",)}
 
 
-def test_appends_are_snapshots(catalog, observations):
-    table = catalog.load_table(f"{NAMESPACE}.observations")
+def test_appends_are_snapshots(catalog):
+    table = catalog.create_table(f"{NAMESPACE}.appended", schema=ROWS.schema)
     table.append(ROWS)
-    table = catalog.load_table(f"{NAMESPACE}.observations")
+    table.append(ROWS)
+    table = catalog.load_table(f"{NAMESPACE}.appended")
     assert len(table.history()) == 2
     assert table.scan().to_arrow().num_rows == 6
     table.delete(delete_filter="station == 'KSEA'")
-    assert catalog.load_table(f"{NAMESPACE}.observations").scan().to_arrow().num_rows == 4
+    assert catalog.load_table(f"{NAMESPACE}.appended").scan().to_arrow().num_rows == 4
 
 
-def test_duckdb_reads_the_same_rows(catalog, observations, floe):
-    import duckdb_ext
+def test_polars_and_pandas_read_a_floe_table(catalog, observations, floe):
+    scope = readme.run_python(readme.blocks("pandas and polars")[0], floe, {"catalog": catalog})
+    assert isinstance(scope["warm"], pl.DataFrame)
+    assert sorted(scope["warm"].rows()) == [("KPDX", 13.1), ("KSFO", 14.2)]
+    frame = scope["frame"]
+    assert list(frame.columns) == ["station", "temp_c"]
+    assert sorted(frame.itertuples(index=False, name=None)) == \
+        sorted(tuple(row.values()) for row in ROWS.to_pylist())
 
-    extensions = os.path.join(list(duckdb_ext.__path__)[0], "extensions")
-    con = duckdb.connect()
-    con.execute("SET extension_directory = ?", [extensions])
-    con.execute("SET autoinstall_known_extensions = false")
-    con.execute("LOAD httpfs; LOAD avro; LOAD iceberg;")
-    con.execute(f"CREATE SECRET floe_secret (TYPE ICEBERG, TOKEN '{floe.token}')")
-    con.execute(f"ATTACH '{floe.warehouse}' AS floe (TYPE ICEBERG, ENDPOINT '{floe.uri}', "
-                "SECRET floe_secret)")
-    expected = sorted(tuple(row.values()) for row in
-                      catalog.load_table(f"{NAMESPACE}.observations").scan().to_arrow().to_pylist())
-    rows = con.execute(f'SELECT station, temp_c FROM floe."{NAMESPACE}".observations').fetchall()
-    assert sorted(rows) == expected
+
+def test_duckdb_reads_the_same_rows(observations, duck):
+    rows = duck.execute(f'SELECT station, temp_c FROM floe."{NAMESPACE}".observations').fetchall()
+    assert sorted(rows) == sorted(tuple(row.values()) for row in ROWS.to_pylist())
+
+
+def test_duckdb_writes_what_pyiceberg_and_polars_read(catalog, observations, duck, floe):
+    """The README's DuckDB writes: CREATE TABLE AS (a staged create, whose table directory on
+    the local bucket exists before DuckDB writes into it), INSERT, UPDATE and DELETE."""
+    for statement in readme.sql_statements(readme.blocks("DuckDB")[2]):
+        duck.execute(statement)
+
+    expected = [("KBOS", 9.5), ("KSEA", 12.5), ("KSFO", 14.2)]
+    table = catalog.load_table("ducks.readings")
+    assert rows_of(table) == expected
+    assert sorted(pl.scan_iceberg(table).collect().rows()) == expected
+    assert sorted(duck.execute("SELECT * FROM floe.ducks.readings").fetchall()) == expected
+
+    assert table.location().startswith((floe.data_dir / "buckets" / "default").as_uri() + "/")
+    assert [snapshot.summary.operation.value for snapshot in table.snapshots()] == \
+        ["append", "append", "overwrite", "delete"]
+    # DuckDB updates and deletes with position-delete files, which the readers had to apply.
+    assert 1 in table.inspect.files().column("content").to_pylist()
+
+
+@pytest.fixture(scope="module")
+def refusals(catalog):
+    catalog.create_namespace("duck_refusals")
+    schema = Schema(NestedField(1, "id", LongType(), required=False),
+                    NestedField(2, "region", StringType(), required=False))
+    zoned = catalog.create_table("duck_refusals.zoned", schema=schema, partition_spec=PartitionSpec(
+        PartitionField(source_id=2, field_id=1000, transform=IdentityTransform(), name="region")))
+    zoned.append(pa.table({"id": pa.array([1, 2], pa.int64()), "region": ["eu", "us"]}))
+    plain = catalog.create_table("duck_refusals.plain", schema=schema)
+    plain.append(pa.table({"id": pa.array([1], pa.int64()), "region": ["eu"]}))
+    return catalog
+
+
+@pytest.mark.parametrize("statement, error", [
+    ("INSERT INTO floe.duck_refusals.zoned VALUES (3, 'eu')",
+     "INSERT into a partitioned table is not supported yet"),
+    ("UPDATE floe.duck_refusals.zoned SET id = 20 WHERE id = 2",
+     "Update into a partitioned table is not supported yet"),
+    ("DELETE FROM floe.duck_refusals.zoned WHERE id = 1",
+     "Delete from a partitioned table is not supported yet"),
+    ("MERGE INTO floe.duck_refusals.plain t USING (SELECT 1 AS id) s ON t.id = s.id "
+     "WHEN MATCHED THEN DELETE",
+     'Database type "iceberg" does not support MERGE INTO or ON CONFLICT'),
+    ("ALTER TABLE floe.duck_refusals.plain ADD COLUMN extra INTEGER", "Alter Schema Entry"),
+    ("ALTER TABLE floe.duck_refusals.plain RENAME TO renamed", "Alter Schema Entry"),
+    ("CREATE VIEW floe.duck_refusals.recent AS SELECT 1 AS one", "Create View"),
+    ("CREATE OR REPLACE TABLE floe.duck_refusals.plain AS SELECT 2 AS id",
+     "CREATE OR REPLACE not supported in DuckDB-Iceberg"),
+    ("CREATE TABLE floe.duck_refusals.parted (id INTEGER) PARTITIONED BY (id)",
+     'syntax error at or near "PARTITIONED"'),
+])
+def test_what_duckdb_itself_refuses_changes_nothing(refusals, duck, statement, error):
+    """The limits of DuckDB 1.4.4's iceberg extension, as the README lists them."""
+    before = {name: refusals.load_table(f"duck_refusals.{name}").metadata_location
+              for name in ("zoned", "plain")}
+    with pytest.raises(duckdb.Error, match=re.escape(error)):
+        duck.execute(statement)
+    assert {name: refusals.load_table(f"duck_refusals.{name}").metadata_location
+            for name in ("zoned", "plain")} == before
+    assert sorted(refusals.list_tables("duck_refusals")) == [
+        ("duck_refusals", "plain"), ("duck_refusals", "zoned")]

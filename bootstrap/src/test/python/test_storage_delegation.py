@@ -1,10 +1,9 @@
 """How engines reach table files on an S3-compatible bucket: moto (S3 and STS on loopback) holds
 the buckets, Floe vends credentials scoped to each table through STS, refreshes them on the
 credentials route, and signs requests itself for a bucket that has no role to assume (with moto
-then checking every signature, as S3 does)."""
+then checking every signature, as S3 does). DuckDB writes through vended credentials alone."""
 
 import json
-import socket
 import time
 import urllib.error
 import urllib.request
@@ -13,28 +12,14 @@ import boto3
 import pyarrow as pa
 import pytest
 from moto import settings as moto_settings
-from moto.server import ThreadedMotoServer
 from moto.sts.models import sts_backends
 from pyiceberg.catalog.rest import RestCatalog
+
+import readme
 
 ROLE = "arn:aws:iam::123456789012:role/floe-tables"
 SERVER_KEY, SERVER_SECRET = "floe-server-key", "floe-server-secret"
 DELEGATION = {"X-Iceberg-Access-Delegation": "vended-credentials"}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def moto():
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=_free_port())
-    server.start()
-    host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
 
 
 @pytest.fixture(scope="module")
@@ -246,3 +231,79 @@ def test_a_table_on_a_gcs_bucket(floe):
             names = [item["name"] for item in json.loads(listing.read())["items"]]
         assert any(name.startswith(table_key + "/metadata/") for name in names), names
         assert any(name.startswith(table_key + "/data/") for name in names), names
+
+
+@pytest.fixture
+def vending_checked(moto):
+    """Makes moto check every request's signature and IAM permissions, as S3 and STS do, and
+    yields the server's key pair (allowed S3 and AssumeRole) and a role whose sessions may use
+    S3: the setup of a bucket that vends credentials."""
+    iam = boto3.client("iam", endpoint_url=moto, region_name="us-east-1",
+                       aws_access_key_id="setup", aws_secret_access_key="setup")
+    iam.create_user(UserName="floe-vending-server")
+    iam.put_user_policy(UserName="floe-vending-server", PolicyName="s3-and-sts",
+                        PolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": [
+                            {"Effect": "Allow", "Action": ["s3:*", "sts:AssumeRole"],
+                             "Resource": "*"}]}))
+    key = iam.create_access_key(UserName="floe-vending-server")["AccessKey"]
+    role = iam.create_role(RoleName="floe-duckdb-tables", AssumeRolePolicyDocument=json.dumps({
+        "Version": "2012-10-17", "Statement": [
+            {"Effect": "Allow", "Principal": {"AWS": "*"}, "Action": "sts:AssumeRole"}]}))
+    iam.put_role_policy(RoleName="floe-duckdb-tables", PolicyName="s3",
+                        PolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": [
+                            {"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}))
+    before = moto_settings.INITIAL_NO_AUTH_ACTION_COUNT
+    moto_settings.INITIAL_NO_AUTH_ACTION_COUNT = 0
+    try:
+        yield key["AccessKeyId"], key["SecretAccessKey"], role["Role"]["Arn"]
+    finally:
+        moto_settings.INITIAL_NO_AUTH_ACTION_COUNT = before
+
+
+def test_duckdb_writes_on_s3_with_vended_credentials(floe, moto, vending_checked):
+    """DuckDB holds no S3 key: every request it makes is signed with the session Floe vended for
+    the table (moto refuses anything else), a staged create's (CTAS) included."""
+    key_id, secret, role = vending_checked
+    owner = boto3.client("s3", endpoint_url=moto, region_name="us-east-1",
+                         aws_access_key_id=key_id, aws_secret_access_key=secret)
+    owner.create_bucket(Bucket="lake-duckdb")
+    status, body = call(floe, "POST", f"/orgs/{floe.warehouse}/buckets", {
+        "nickname": "lake-duckdb", "platform": "s3-compatible", "name": "lake-duckdb",
+        "endpoint": moto, "region": "us-east-1", "path_style": True,
+        "auth": {"method": "static", "access_key_id": key_id, "secret_access_key": secret,
+                 "role_arn": role}})
+    assert status == 201, body
+    engine = catalog(floe)
+    engine.create_namespace("duck_s3", {"floe.bucket": "lake-duckdb"})
+
+    duck = readme.duckdb_attached(floe)
+    for statement in [
+            "CREATE TABLE floe.duck_s3.readings AS SELECT * FROM (VALUES ('KSEA', 11.5::DOUBLE), "
+            "('KPDX', 13.1::DOUBLE)) AS t(station, temp_c)",
+            "INSERT INTO floe.duck_s3.readings VALUES ('KBOS', 9.5)",
+            "UPDATE floe.duck_s3.readings SET temp_c = temp_c + 1 WHERE station = 'KSEA'",
+            "DELETE FROM floe.duck_s3.readings WHERE station = 'KPDX'"]:
+        duck.execute(statement)
+
+    expected = [("KBOS", 9.5), ("KSEA", 12.5)]
+    table = engine.load_table("duck_s3.readings")
+    assert sorted(tuple(row.values()) for row in table.scan().to_arrow().to_pylist()) == expected
+    assert sorted(duck.execute("SELECT * FROM floe.duck_s3.readings").fetchall()) == expected
+    assert [snapshot.summary.operation.value for snapshot in table.snapshots()] == \
+        ["append", "append", "overwrite", "delete"]
+
+    table_key = table.metadata.location.removeprefix("s3://lake-duckdb/")
+    stored = [item["Key"] for item in owner.list_objects_v2(Bucket="lake-duckdb")["Contents"]]
+    assert any(key.startswith(table_key + "/data/") for key in stored), stored
+    assert any(key.startswith(table_key + "/metadata/") and key.endswith(".avro")
+               for key in stored), stored
+    policies = [json.loads(session.policy) for session in
+                sts_backends[role.split(":")[4]]["aws"].assumed_roles if session.policy]
+    resources = {statement["Resource"] for policy in policies
+                 for statement in policy["Statement"] if statement["Sid"] == "TableObjects"}
+    assert f"arn:aws:s3:::lake-duckdb/{table_key}/*" in resources
+
+    forger = boto3.client("s3", endpoint_url=moto, region_name="us-east-1",
+                          aws_access_key_id=key_id, aws_secret_access_key="guessed")
+    with pytest.raises(Exception, match="SignatureDoesNotMatch"):
+        forger.put_object(Bucket="lake-duckdb", Key=f"{table_key}/data/forged", Body=b"x")

@@ -3,9 +3,9 @@ package io.floe.bootstrap;
 import io.floe.adapters.persistence.BucketCredentialSealing;
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.DatabaseSettings;
-import io.floe.adapters.persistence.EmbeddedPostgresServer;
 import io.floe.adapters.persistence.SecretCipher;
 import io.floe.adapters.persistence.UnreadableSecretException;
+import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
 
 /**
  * The catalog's database as a server or {@code floe secrets} opens it: the external PostgreSQL, or

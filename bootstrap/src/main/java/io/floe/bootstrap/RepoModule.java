@@ -4,9 +4,12 @@ import io.floe.adapters.icechunk.BucketIcechunkRepositories;
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqRepoStore;
+import io.floe.adapters.rest.management.ArraylakeRepoRoutes;
 import io.floe.adapters.rest.management.RepoRoutes;
 import io.floe.application.port.in.access.AuthenticateUseCase;
+import io.floe.application.port.in.org.BucketManagementUseCase;
 import io.floe.application.port.out.BucketStorageProvider;
+import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.change.ChangePublisher;
@@ -14,6 +17,8 @@ import io.floe.application.service.repo.OrgRepos;
 import io.floe.application.service.repo.RepoBrowsingService;
 import io.floe.application.service.repo.RepoDirectoryService;
 import io.floe.application.service.repo.RepoLifecycleService;
+import io.floe.application.service.repo.RepoDescriptionService;
+import io.floe.application.service.repo.RepoOpeningService;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
 import java.util.function.Consumer;
@@ -26,10 +31,12 @@ final class RepoModule {
   final RepoLifecycleService lifecycle;
   final RepoDirectoryService directory;
   final RepoBrowsingService browsing;
+  final RepoOpeningService opening;
+  final RepoDescriptionService descriptions;
 
   RepoModule(Database database, JooqOrgStore orgs, LifecycleModule lifecycle,
-      BucketStorageProvider storage, IdGenerator ids, Clock clock, AccessPolicy policy,
-      ChangePublisher publisher) {
+      BucketStorageProvider storage, CredentialVendor credentials, IdGenerator ids, Clock clock,
+      AccessPolicy policy, ChangePublisher publisher) {
     JooqRepoStore store = new JooqRepoStore(database);
     BucketIcechunkRepositories icechunk = new BucketIcechunkRepositories(storage);
     OrgRepos orgRepos = new OrgRepos(orgs, store, policy);
@@ -38,9 +45,19 @@ final class RepoModule {
         policy, publisher);
     this.directory = new RepoDirectoryService(orgRepos, store, policy, clock);
     this.browsing = new RepoBrowsingService(orgRepos, icechunk);
+    this.opening = new RepoOpeningService(directory, credentials);
+    this.descriptions = new RepoDescriptionService(directory, store);
   }
 
-  Consumer<RoutesConfig> routes(AuthenticateUseCase authentication) {
-    return new RepoRoutes(authentication, lifecycle, directory, browsing)::register;
+  /**
+   * The routes: the arraylake client's first, so that its literal paths
+   * ({@code /orgs/{org}/repos/paginated}) win over Floe's {@code /orgs/{org}/repos/{repo}}.
+   */
+  Consumer<RoutesConfig> routes(AuthenticateUseCase authentication,
+      BucketManagementUseCase buckets) {
+    Consumer<RoutesConfig> floe =
+        new RepoRoutes(authentication, lifecycle, directory, browsing, buckets)::register;
+    return new ArraylakeRepoRoutes(authentication, directory, lifecycle, opening, descriptions)
+        .andThen(floe);
   }
 }

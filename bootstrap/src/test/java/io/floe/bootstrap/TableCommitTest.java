@@ -32,6 +32,7 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
@@ -169,9 +170,10 @@ class TableCommitTest {
           .set(property, directory.resolve("elsewhere").toUri().toString()).commit())
           .isInstanceOf(ForbiddenException.class)
           .hasMessageContaining("outside the table's storage prefix");
+      // Not canonical: refused as a bad request before it is compared with anything.
       assertThatThrownBy(() -> table.updateProperties()
           .set(property, table.location() + "/../neighbour").commit())
-          .isInstanceOf(ForbiddenException.class);
+          .isInstanceOf(BadRequestException.class).hasMessageContaining(property);
     }
     table.updateProperties().set(TableProperties.WRITE_DATA_LOCATION, table.location() + "/d")
         .commit();
@@ -282,6 +284,40 @@ class TableCommitTest {
         .isInstanceOf(org.apache.iceberg.exceptions.BadRequestException.class)
         .hasMessageContaining("floe.bucket").hasMessageContaining("staged create");
     assertThat(catalog.tableExists(TableIdentifier.of(ns, "staged"))).isFalse();
+  }
+
+  @Test
+  void aStagedCreateHandsOutALocationWhoseDirectoriesAlreadyExist() throws Exception {
+    // Engines such as DuckDB write data files and manifests there before the create commits,
+    // and create no directories themselves.
+    org.apache.iceberg.Transaction staged = catalog.buildTable(
+        TableIdentifier.of(ns, "staged_ctas"), SCHEMA).createTransaction();
+    Path location = Path.of(URI.create(staged.table().location()));
+    assertThat(location.resolve("data")).isEmptyDirectory();
+    assertThat(location.resolve("metadata")).isEmptyDirectory();
+    assertThat(catalog.tableExists(TableIdentifier.of(ns, "staged_ctas"))).isFalse();
+
+    staged.newAppend().appendFile(dataFile(staged.table(), "first")).commit();
+    staged.commitTransaction();
+    assertThat(catalog.loadTable(TableIdentifier.of(ns, "staged_ctas")).location())
+        .isEqualTo(staged.table().location());
+  }
+
+  @Test
+  void aRefusedStagedCreateLeavesNoDirectoryBehind() throws Exception {
+    Path bucket = directory.resolve("buckets").resolve(org.warehouse());
+    List<Path> before = paths(bucket);
+    assertThatThrownBy(() -> catalog.buildTable(TableIdentifier.of(ns, "escaping"), SCHEMA)
+        .withProperty(TableProperties.WRITE_DATA_LOCATION, bucket.toUri() + "elsewhere")
+        .createTransaction())
+        .isInstanceOf(ForbiddenException.class);
+    assertThat(paths(bucket)).isEqualTo(before);
+  }
+
+  private static List<Path> paths(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      return paths.sorted().toList();
+    }
   }
 
   @Test

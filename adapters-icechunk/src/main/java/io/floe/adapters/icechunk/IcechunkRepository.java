@@ -10,6 +10,7 @@ import io.floe.adapters.icechunk.format.RepoInfo;
 import io.floe.adapters.icechunk.format.RepoInfoCodec;
 import io.floe.adapters.icechunk.format.Snapshot;
 import io.floe.adapters.icechunk.format.SnapshotCodec;
+import io.floe.adapters.icechunk.format.SnapshotFile;
 import io.floe.adapters.icechunk.format.SpecVersion;
 import io.floe.adapters.icechunk.format.TransactionLog;
 import io.floe.adapters.icechunk.format.TransactionLogCodec;
@@ -21,6 +22,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -139,7 +141,6 @@ public final class IcechunkRepository {
       throw new IcechunkException("cannot create an Icechunk repository at "
           + describePrefix(prefix) + ": another writer created one first");
     }
-    objects.remember(first);
     return new IcechunkRepository(objects, SpecVersion.V2, clock);
   }
 
@@ -171,6 +172,10 @@ public final class IcechunkRepository {
     return objects.root();
   }
 
+  RepoObjects objects() {
+    return objects;
+  }
+
   // ---------------------------------------------------------------- reading
 
   /** The current repo info: read fresh each call (spec 1: assembled from refs and snapshots). */
@@ -191,7 +196,8 @@ public final class IcechunkRepository {
   }
 
   public Map<String, Object> metadata() {
-    return MetadataItem.decode(info().metadata(), specVersion);
+    return MetadataItem.decode(info().metadata(), specVersion,
+        objects.describe(RepoObjects.REPO_FILE));
   }
 
   public ObjectId12 resolve(Ref ref) {
@@ -223,20 +229,39 @@ public final class IcechunkRepository {
     };
   }
 
+  /** One commit: its parent, message, time and metadata. */
+  public CommitInfo commitInfo(ObjectId12 snapshot) {
+    RepoInfo.SnapshotInfo s = info().snapshots().get(snapshot);
+    if (s == null) {
+      throw new IcechunkNotFoundException("snapshot " + snapshot + " does not exist in "
+          + describePrefix(objects.root()));
+    }
+    return new CommitInfo(s.id(), s.parentId(), s.message(),
+        CommitInfo.fromMicros(s.flushedAtMicros()), commitMetadata(s));
+  }
+
   /** The history from {@code ref} back to the first commit, newest first. */
   public List<CommitInfo> log(Ref ref) {
     RepoInfo info = info();
     List<CommitInfo> out = new ArrayList<>();
     for (RepoInfo.SnapshotInfo s : info.ancestry(resolve(info, ref))) {
       out.add(new CommitInfo(s.id(), s.parentId(), s.message(),
-          CommitInfo.fromMicros(s.flushedAtMicros()),
-          MetadataItem.decode(s.metadata(), specVersion)));
+          CommitInfo.fromMicros(s.flushedAtMicros()), commitMetadata(s)));
     }
     return out;
   }
 
+  /** A commit's metadata; spec 2 keeps it in the repo file, spec 1 in the snapshot file. */
+  Map<String, Object> commitMetadata(RepoInfo.SnapshotInfo s) {
+    String where = specVersion == SpecVersion.V1
+        ? objects.describe(RepoObjects.SNAPSHOTS + "/" + s.id())
+        : objects.describe(RepoObjects.REPO_FILE) + ", snapshot " + s.id();
+    return MetadataItem.decode(s.metadata(), specVersion, where);
+  }
+
   public ReadSession readonlySession(Ref ref) {
-    return new ReadSession(objects, objects.snapshot(resolve(ref)));
+    ObjectId12 id = resolve(ref);
+    return new ReadSession(objects, id, objects.snapshot(id));
   }
 
   // ---------------------------------------------------------------- writing
@@ -244,7 +269,7 @@ public final class IcechunkRepository {
   public WritableSession writableSession(String branch) {
     RepoInfo info = writableInfo();
     ObjectId12 tip = resolve(info, Ref.branch(branch));
-    return new WritableSession(this, objects, branch, objects.snapshot(tip),
+    return new WritableSession(this, objects, branch, tip, objects.snapshot(tip),
         inlineChunkThreshold(info));
   }
 
@@ -384,9 +409,20 @@ public final class IcechunkRepository {
    * contents (it may then throw, e.g. a commit conflict).
    */
   RepoInfo updateRepoInfo(String what, RepoChange change) {
+    return updateRepoInfo(what, change, Map.of());
+  }
+
+  /**
+   * As {@link #updateRepoInfo(String, RepoChange)}, first storing {@code newObjects} (a commit's
+   * manifests, transaction log and snapshot) together with the backup of the current repo file:
+   * they are independent, so their writes overlap, and all are stored before the repo file names
+   * them. Nothing is written when the change is refused (a commit conflict, say).
+   */
+  RepoInfo updateRepoInfo(String what, RepoChange change, Map<String, byte[]> newObjects) {
     if (specVersion != SpecVersion.V2) {
       writableInfo();
     }
+    boolean newObjectsStored = newObjects.isEmpty();
     for (int attempt = 0; attempt < MAX_REPO_UPDATE_ATTEMPTS; attempt++) {
       StoredObject current = objects.getRaw(RepoObjects.REPO_FILE).orElseThrow(() ->
           new IcechunkNotFoundException("repo info file "
@@ -395,7 +431,13 @@ public final class IcechunkRepository {
       checkWritable(info);
       Change c = change.apply(info);
       String backup = backupName();
-      objects.putImmutable(RepoObjects.OVERWRITTEN + "/" + backup, current.data());
+      Map<String, byte[]> writes = new LinkedHashMap<>();
+      if (!newObjectsStored) {
+        writes.putAll(newObjects);
+      }
+      writes.put(RepoObjects.OVERWRITTEN + "/" + backup, current.data());
+      objects.putAllImmutable(writes);
+      newObjectsStored = true;
       List<OpsLogEntry> updates = new ArrayList<>();
       updates.add(c.entry());
       for (int i = 0; i < info.latestUpdates().size(); i++) {
@@ -465,7 +507,7 @@ public final class IcechunkRepository {
         if (id == null || snapshots.containsKey(id)) {
           continue;
         }
-        Snapshot s = objects.snapshot(id);
+        SnapshotFile s = objects.snapshot(id);
         snapshots.put(id, new RepoInfo.SnapshotInfo(id, s.parentId(), s.flushedAtMicros(),
             s.message(), s.metadata(), null));
         pending.add(s.parentId());

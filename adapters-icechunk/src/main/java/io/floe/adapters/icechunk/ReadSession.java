@@ -2,68 +2,58 @@ package io.floe.adapters.icechunk;
 
 import io.floe.adapters.icechunk.format.ChunkIndex;
 import io.floe.adapters.icechunk.format.ChunkPayload;
-import io.floe.adapters.icechunk.format.FlexJson;
 import io.floe.adapters.icechunk.format.Manifest;
 import io.floe.adapters.icechunk.format.ManifestRef;
 import io.floe.adapters.icechunk.format.NodeSnapshot;
 import io.floe.adapters.icechunk.format.ObjectId12;
-import io.floe.adapters.icechunk.format.Snapshot;
-import java.util.ArrayList;
+import io.floe.adapters.icechunk.format.SnapshotFile;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-/** A consistent view of one snapshot: its nodes, their zarr.json, attributes and chunks. */
+/**
+ * A consistent view of one snapshot: its nodes, their zarr.json, attributes and chunks. The
+ * snapshot is read lazily (see {@link SnapshotFile}): a lookup decodes one node.
+ */
 public class ReadSession {
   final RepoObjects objects;
-  Snapshot base;
-  SortedMap<String, NodeSnapshot> baseNodes;
+  SnapshotFile base;
+  ObjectId12 baseId;
 
-  ReadSession(RepoObjects objects, Snapshot base) {
+  ReadSession(RepoObjects objects, ObjectId12 id, SnapshotFile base) {
     this.objects = objects;
-    setBase(base);
+    setBase(id, base);
   }
 
-  final void setBase(Snapshot snapshot) {
+  final void setBase(ObjectId12 id, SnapshotFile snapshot) {
+    this.baseId = id;
     this.base = snapshot;
-    SortedMap<String, NodeSnapshot> byPath = new TreeMap<>(FlexJson::compareUtf8);
-    for (NodeSnapshot n : snapshot.nodes()) {
-      byPath.put(n.path(), n);
-    }
-    this.baseNodes = byPath;
   }
 
   /** The snapshot this session reads (for a writable session: the parent of its next commit). */
   public ObjectId12 snapshotId() {
-    return base.id();
+    return baseId;
   }
 
   /** All nodes, sorted by path bytes. */
   public List<NodeSnapshot> nodes() {
-    return List.copyOf(baseNodes.values());
+    return base.nodes();
   }
 
   public Optional<NodeSnapshot> node(String path) {
-    return Optional.ofNullable(baseNodes.get(NodePaths.canonical(path)));
+    return base.node(NodePaths.canonical(path));
   }
 
   /** The direct children of a group, sorted by path. */
   public List<NodeSnapshot> children(String path) {
-    String p = NodePaths.canonical(path);
-    List<NodeSnapshot> out = new ArrayList<>();
-    for (NodeSnapshot n : nodes()) {
-      if (!n.path().equals(p) && NodePaths.parent(n.path()).equals(p)) {
-        out.add(n);
-      }
-    }
-    return out;
+    return base.children(NodePaths.canonical(path));
   }
 
   final NodeSnapshot requireNode(String path) {
     return node(path).orElseThrow(() -> new IcechunkNotFoundException("no node at '"
-        + NodePaths.canonical(path) + "' in snapshot " + base.id()));
+        + NodePaths.canonical(path) + "' in snapshot " + baseId));
   }
 
   public byte[] zarrJson(String path) {
@@ -72,7 +62,8 @@ public class ReadSession {
 
   public Map<String, Object> attributes(String path) {
     NodeSnapshot n = requireNode(path);
-    return ZarrMetadata.parse(n.path(), n.userData()).attributes();
+    String where = "node '" + n.path() + "' of snapshot " + baseId;
+    return ZarrMetadata.parse(where, n.userData()).attributes(where);
   }
 
   /** The chunk's stored (encoded) bytes; empty when the chunk was never written. */

@@ -3,16 +3,21 @@ package io.floe.adapters.icechunk;
 import io.floe.adapters.icechunk.format.Manifest;
 import io.floe.adapters.icechunk.format.ManifestCodec;
 import io.floe.adapters.icechunk.format.ObjectId12;
-import io.floe.adapters.icechunk.format.Snapshot;
-import io.floe.adapters.icechunk.format.SnapshotCodec;
+import io.floe.adapters.icechunk.format.SnapshotFile;
 import io.floe.adapters.icechunk.format.TransactionLog;
 import io.floe.adapters.icechunk.format.TransactionLogCodec;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.StoredObject;
 import io.floe.domain.StoragePath;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The repository's objects in the bucket, by the spec's layout under the repo prefix. Snapshots,
@@ -27,9 +32,16 @@ final class RepoObjects {
   static final String OVERWRITTEN = "overwritten";
   static final String REFS_V1 = "refs";
 
+  /** Threads that only wait on storage writes; shared by every repository in the process. */
+  private static final ExecutorService UPLOADS = Executors.newFixedThreadPool(16, task -> {
+    Thread t = new Thread(task, "icechunk-upload");
+    t.setDaemon(true);
+    return t;
+  });
+
   private final BucketStorage storage;
   private final StoragePath root;
-  private final Map<ObjectId12, Snapshot> snapshots = new ConcurrentHashMap<>();
+  private final Map<ObjectId12, SnapshotFile> snapshots = new ConcurrentHashMap<>();
   private final Map<ObjectId12, Manifest> manifests = new ConcurrentHashMap<>();
 
   RepoObjects(BucketStorage storage, StoragePath root) {
@@ -63,10 +75,11 @@ final class RepoObjects {
         new IcechunkNotFoundException(what + " " + describe(relative) + " does not exist"));
   }
 
-  Snapshot snapshot(ObjectId12 id) {
+  /** A snapshot opened lazily: its nodes are decoded only when asked for. */
+  SnapshotFile snapshot(ObjectId12 id) {
     return snapshots.computeIfAbsent(id, k -> {
       String rel = SNAPSHOTS + "/" + k;
-      return SnapshotCodec.decode(describe(rel), require(rel, "snapshot"));
+      return SnapshotFile.open(describe(rel), require(rel, "snapshot"));
     });
   }
 
@@ -101,8 +114,40 @@ final class RepoObjects {
     storage.put(key(relative), data);
   }
 
-  void remember(Snapshot snapshot) {
-    snapshots.put(snapshot.id(), snapshot);
+  /**
+   * Writes independent new objects at once (a commit's manifests, transaction log and snapshot;
+   * a batch of chunks), as Icechunk does: on object storage each write is a round trip, and their
+   * latencies overlap. Returns when all are stored; the first failure is rethrown.
+   */
+  void putAllImmutable(Map<String, byte[]> objectsByName) {
+    if (objectsByName.size() == 1) {
+      objectsByName.forEach(this::putImmutable);
+      return;
+    }
+    List<Future<?>> writes = new ArrayList<>(objectsByName.size());
+    objectsByName.forEach((relative, data) ->
+        writes.add(UPLOADS.submit(() -> putImmutable(relative, data))));
+    RuntimeException failure = null;
+    for (Future<?> write : writes) {
+      try {
+        write.get();
+      } catch (ExecutionException e) {
+        if (failure == null) {
+          failure = e.getCause() instanceof RuntimeException r ? r
+              : new IcechunkException("write failed: " + e.getCause(), e.getCause());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IcechunkException("interrupted while writing objects of " + root, e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  void remember(ObjectId12 id, SnapshotFile snapshot) {
+    snapshots.put(id, snapshot);
   }
 
   void remember(Manifest manifest) {

@@ -15,6 +15,7 @@ import io.floe.adapters.icechunk.format.OpsLogEntry;
 import io.floe.adapters.icechunk.format.RepoInfo;
 import io.floe.adapters.icechunk.format.Snapshot;
 import io.floe.adapters.icechunk.format.SnapshotCodec;
+import io.floe.adapters.icechunk.format.SnapshotFile;
 import io.floe.adapters.icechunk.format.SpecVersion;
 import io.floe.adapters.icechunk.format.TransactionLog;
 import io.floe.adapters.icechunk.format.TransactionLogCodec;
@@ -42,7 +43,7 @@ public final class WritableSession extends ReadSession {
   /** Nodes created in this session, by path. */
   private final SortedMap<String, NodeSnapshot> added = new TreeMap<>(FlexJson::compareUtf8);
   /** New zarr.json of nodes that exist in the base snapshot. */
-  private final Map<NodeId, byte[]> updatedUserData = new HashMap<>();
+  private final Map<NodeId, Update> updatedUserData = new HashMap<>();
   /** Base-snapshot nodes deleted in this session, with their path and type. */
   private final Map<NodeId, NodeSnapshot> deleted = new LinkedHashMap<>();
   /** Chunk writes per node; an empty Optional deletes the chunk. */
@@ -51,9 +52,12 @@ public final class WritableSession extends ReadSession {
 
   private final int inlineThreshold;
 
-  WritableSession(IcechunkRepository repo, RepoObjects objects, String branch, Snapshot base,
-      int inlineThreshold) {
-    super(objects, base);
+  /** A base-snapshot node's new zarr.json, with what the transaction log needs to know of it. */
+  private record Update(String path, NodeSnapshot.NodeType type, byte[] zarrJson) {}
+
+  WritableSession(IcechunkRepository repo, RepoObjects objects, String branch, ObjectId12 baseId,
+      SnapshotFile base, int inlineThreshold) {
+    super(objects, baseId, base);
     this.repo = repo;
     this.branch = branch;
     this.inlineThreshold = inlineThreshold;
@@ -70,16 +74,28 @@ public final class WritableSession extends ReadSession {
 
   // ---------------------------------------------------------------- view
 
+  /** The base snapshot's nodes (already in path order) merged with this session's changes. */
   @Override
   public List<NodeSnapshot> nodes() {
-    SortedMap<String, NodeSnapshot> out = new TreeMap<>(FlexJson::compareUtf8);
-    for (NodeSnapshot n : baseNodes.values()) {
-      if (!deleted.containsKey(n.id())) {
-        out.put(n.path(), current(n));
+    List<NodeSnapshot> baseNodes = base.nodes();
+    List<NodeSnapshot> out = new ArrayList<>(baseNodes.size() + added.size());
+    java.util.Iterator<NodeSnapshot> newNodes = added.values().iterator();
+    NodeSnapshot next = newNodes.hasNext() ? newNodes.next() : null;
+    for (NodeSnapshot n : baseNodes) {
+      if (deleted.containsKey(n.id())) {
+        continue;
       }
+      while (next != null && FlexJson.compareUtf8(next.path(), n.path()) < 0) {
+        out.add(next);
+        next = newNodes.hasNext() ? newNodes.next() : null;
+      }
+      out.add(current(n));
     }
-    out.putAll(added);
-    return List.copyOf(out.values());
+    while (next != null) {
+      out.add(next);
+      next = newNodes.hasNext() ? newNodes.next() : null;
+    }
+    return out;
   }
 
   @Override
@@ -89,19 +105,31 @@ public final class WritableSession extends ReadSession {
     if (a != null) {
       return Optional.of(a);
     }
-    NodeSnapshot b = baseNodes.get(p);
-    if (b == null || deleted.containsKey(b.id())) {
-      return Optional.empty();
+    return base.node(p).filter(b -> !deleted.containsKey(b.id())).map(this::current);
+  }
+
+  @Override
+  public List<NodeSnapshot> children(String path) {
+    String p = NodePaths.canonical(path);
+    if (added.isEmpty() && deleted.isEmpty() && updatedUserData.isEmpty()) {
+      return base.children(p);
     }
-    return Optional.of(current(b));
+    List<NodeSnapshot> out = new ArrayList<>();
+    for (NodeSnapshot n : nodes()) {
+      if (!n.path().equals(p) && NodePaths.parent(n.path()).equals(p)) {
+        out.add(n);
+      }
+    }
+    return out;
   }
 
   /** A base node with this session's metadata change applied. */
   private NodeSnapshot current(NodeSnapshot baseNode) {
-    byte[] data = updatedUserData.get(baseNode.id());
-    if (data == null) {
+    Update update = updatedUserData.get(baseNode.id());
+    if (update == null) {
       return baseNode;
     }
+    byte[] data = update.zarrJson();
     if (!baseNode.isArray()) {
       return baseNode.withUserData(data);
     }
@@ -183,7 +211,7 @@ public final class WritableSession extends ReadSession {
               List.of())
           : n.withUserData(data));
     } else {
-      updatedUserData.put(n.id(), data);
+      updatedUserData.put(n.id(), new Update(n.path(), n.type(), data));
     }
   }
 
@@ -209,7 +237,7 @@ public final class WritableSession extends ReadSession {
         added.remove(n.path());
       } else {
         updatedUserData.remove(n.id());
-        deleted.put(n.id(), baseNodes.get(n.path()));
+        deleted.put(n.id(), n);
       }
     }
   }
@@ -232,6 +260,32 @@ public final class WritableSession extends ReadSession {
     chunkChanges.computeIfAbsent(n.id(), k -> new TreeMap<>()).put(index, Optional.of(payload));
   }
 
+  /**
+   * Stores many chunks of one array at once: the chunk objects are written concurrently (as
+   * Python's Icechunk does when zarr writes a region), and the call returns when all are stored.
+   * Nothing is recorded if any write fails.
+   */
+  public void setChunks(String path, Map<ChunkIndex, byte[]> chunks) {
+    NodeSnapshot n = requireNode(path);
+    Map<ChunkIndex, ChunkPayload> payloads = new LinkedHashMap<>();
+    Map<String, byte[]> writes = new LinkedHashMap<>();
+    for (Map.Entry<ChunkIndex, byte[]> e : chunks.entrySet()) {
+      requireInGrid(n, e.getKey());
+      byte[] data = e.getValue();
+      if (data.length <= inlineThreshold) {
+        payloads.put(e.getKey(), new ChunkPayload.Inline(data.clone()));
+      } else {
+        ObjectId12 chunkId = ObjectId12.random();
+        writes.put(RepoObjects.CHUNKS + "/" + chunkId, data);
+        payloads.put(e.getKey(), new ChunkPayload.Native(chunkId, 0, data.length));
+      }
+    }
+    objects.putAllImmutable(writes);
+    SortedMap<ChunkIndex, Optional<ChunkPayload>> changes =
+        chunkChanges.computeIfAbsent(n.id(), k -> new TreeMap<>());
+    payloads.forEach((index, payload) -> changes.put(index, Optional.of(payload)));
+  }
+
   /** Points a chunk at a byte range of an object outside the repository. */
   public void setVirtualChunk(String path, ChunkIndex index, String location, long offset,
       long length) {
@@ -246,7 +300,10 @@ public final class WritableSession extends ReadSession {
   }
 
   private NodeSnapshot requireArray(String path, ChunkIndex index) {
-    NodeSnapshot n = requireNode(path);
+    return requireInGrid(requireNode(path), index);
+  }
+
+  private static NodeSnapshot requireInGrid(NodeSnapshot n, ChunkIndex index) {
     if (!n.isArray()) {
       throw new IcechunkException("'" + n.path() + "' is a group; only arrays have chunks");
     }
@@ -272,7 +329,15 @@ public final class WritableSession extends ReadSession {
    * After success the session continues from the new commit.
    */
   public ObjectId12 commit(String message, Map<String, ?> metadata) {
-    if (!hasUncommittedChanges()) {
+    return commit(message, metadata, false);
+  }
+
+  /**
+   * As {@link #commit(String, Map)}; with {@code allowEmpty} a commit without changes to nodes or
+   * chunks is made too (its metadata is the change, e.g. a table pointer that moved).
+   */
+  public ObjectId12 commit(String message, Map<String, ?> metadata, boolean allowEmpty) {
+    if (!allowEmpty && !hasUncommittedChanges()) {
       throw new IcechunkException("no changes to commit on branch '" + branch + "'");
     }
     long now = repo.now();
@@ -280,9 +345,13 @@ public final class WritableSession extends ReadSession {
     Map<ObjectId12, ManifestFileInfo> files = new HashMap<>();
     base.manifestFiles().forEach(f -> files.put(f.id(), f));
     List<NodeSnapshot> nodes = new ArrayList<>();
+    // Manifests, transaction log and snapshot are independent objects, written together (with
+    // the repo file's backup) once the branch is known not to have moved.
+    Map<String, byte[]> writes = new LinkedHashMap<>();
+    List<Manifest> newManifests = new ArrayList<>();
     for (NodeSnapshot n : nodes()) {
       if (n.isArray() && chunkChanges.containsKey(n.id())) {
-        n = n.withManifests(writeManifest(n, files));
+        n = n.withManifests(newManifest(n, files, writes, newManifests));
       }
       nodes.add(n);
     }
@@ -298,10 +367,10 @@ public final class WritableSession extends ReadSession {
     TransactionLog log = transactionLog(snapshotId);
     Snapshot snapshot = new Snapshot(SpecVersion.V2, snapshotId, null, nodes, now, message, items,
         manifestFiles);
-    objects.putImmutable(RepoObjects.TRANSACTIONS + "/" + snapshotId,
-        TransactionLogCodec.encode(log));
-    objects.putImmutable(RepoObjects.SNAPSHOTS + "/" + snapshotId, SnapshotCodec.encode(snapshot));
-    ObjectId12 parent = base.id();
+    writes.put(RepoObjects.TRANSACTIONS + "/" + snapshotId, TransactionLogCodec.encode(log));
+    byte[] payload = SnapshotCodec.encodePayload(snapshot);
+    writes.put(RepoObjects.SNAPSHOTS + "/" + snapshotId, SnapshotCodec.seal(payload));
+    ObjectId12 parent = baseId;
     repo.updateRepoInfo("commit to branch '" + branch + "'", info -> {
       ObjectId12 tip = info.branches().get(branch);
       if (!parent.equals(tip)) {
@@ -315,10 +384,13 @@ public final class WritableSession extends ReadSession {
       return new IcechunkRepository.Change(
           info.withSnapshots(snapshots).withRefs(branches, info.tags(), info.deletedTags()),
           OpsLogEntry.named(OpsLogEntry.Kind.NEW_COMMIT, now, branch, null, snapshotId));
-    });
-    objects.remember(snapshot);
+    }, writes);
+    newManifests.forEach(objects::remember);
+    SnapshotFile written = SnapshotFile.fromPayload(
+        objects.describe(RepoObjects.SNAPSHOTS + "/" + snapshotId), SpecVersion.V2, payload);
+    objects.remember(snapshotId, written);
     clearChanges();
-    setBase(snapshot);
+    setBase(snapshotId, written);
     return snapshotId;
   }
 
@@ -339,8 +411,12 @@ public final class WritableSession extends ReadSession {
     throw last;
   }
 
-  /** One manifest per changed array holding all its refs, as Icechunk writes by default. */
-  private List<ManifestRef> writeManifest(NodeSnapshot n, Map<ObjectId12, ManifestFileInfo> files) {
+  /**
+   * One manifest per changed array holding all its refs, as Icechunk writes by default; added to
+   * {@code writes} rather than written.
+   */
+  private List<ManifestRef> newManifest(NodeSnapshot n, Map<ObjectId12, ManifestFileInfo> files,
+      Map<String, byte[]> writes, List<Manifest> newManifests) {
     SortedMap<ChunkIndex, ChunkPayload> refs = chunkRefsOf(n);
     if (refs.isEmpty()) {
       return List.of();
@@ -350,8 +426,8 @@ public final class WritableSession extends ReadSession {
     arrays.put(n.id(), refs);
     Manifest manifest = new Manifest(id, arrays);
     byte[] bytes = ManifestCodec.encode(manifest);
-    objects.putImmutable(RepoObjects.MANIFESTS + "/" + id, bytes);
-    objects.remember(manifest);
+    writes.put(RepoObjects.MANIFESTS + "/" + id, bytes);
+    newManifests.add(manifest);
     files.put(id, new ManifestFileInfo(id, bytes.length, refs.size()));
     return List.of(new ManifestRef(id, extents(refs, n.shape().size())));
   }
@@ -382,11 +458,8 @@ public final class WritableSession extends ReadSession {
     deleted.values().forEach(n -> (n.isArray() ? deletedArrays : deletedGroups).add(n.id()));
     SortedSet<NodeId> updatedGroups = new TreeSet<>();
     SortedSet<NodeId> updatedArrays = new TreeSet<>();
-    for (NodeSnapshot n : baseNodes.values()) {
-      if (updatedUserData.containsKey(n.id())) {
-        (n.isArray() ? updatedArrays : updatedGroups).add(n.id());
-      }
-    }
+    updatedUserData.forEach((node, update) ->
+        (update.type() == NodeSnapshot.NodeType.ARRAY ? updatedArrays : updatedGroups).add(node));
     SortedMap<NodeId, SortedSet<ChunkIndex>> chunks = new TreeMap<>();
     chunkChanges.forEach((node, changes) -> {
       if (!changes.isEmpty()) {
@@ -419,13 +492,13 @@ public final class WritableSession extends ReadSession {
     if (tip == null) {
       throw new IcechunkNotFoundException("branch '" + branch + "' no longer exists");
     }
-    if (tip.equals(base.id())) {
+    if (tip.equals(baseId)) {
       return;
     }
     List<ObjectId12> newer = new ArrayList<>();
     boolean reachesBase = false;
     for (RepoInfo.SnapshotInfo s : info.ancestry(tip)) {
-      if (s.id().equals(base.id())) {
+      if (s.id().equals(baseId)) {
         reachesBase = true;
         break;
       }
@@ -435,30 +508,27 @@ public final class WritableSession extends ReadSession {
     if (!reachesBase) {
       conflicts.add(new RebaseConflictException.Conflict(
           RebaseConflictException.Conflict.Kind.HISTORY_REWRITTEN, "/",
-          "the branch was reset: " + base.id() + " is not an ancestor of " + tip));
+          "the branch was reset: " + baseId + " is not an ancestor of " + tip));
       throw new RebaseConflictException(branch, conflicts);
     }
     for (ObjectId12 id : newer) {
       findConflicts(objects.transactionLog(id), conflicts);
     }
-    Snapshot tipSnapshot = objects.snapshot(tip);
-    Map<String, NodeSnapshot> tipByPath = new HashMap<>();
-    tipSnapshot.nodes().forEach(n -> tipByPath.put(n.path(), n));
+    SnapshotFile tipSnapshot = objects.snapshot(tip);
     for (NodeSnapshot n : added.values()) {
-      NodeSnapshot there = tipByPath.get(n.path());
-      if (there != null && !deleted.containsKey(there.id())) {
+      Optional<NodeSnapshot> there = tipSnapshot.node(n.path());
+      if (there.isPresent() && !deleted.containsKey(there.get().id())) {
         conflicts.add(conflict(RebaseConflictException.Conflict.Kind.NODE_CREATED_TWICE, n.path(),
-            "created here and in a commit since " + base.id()));
+            "created here and in a commit since " + baseId));
       }
     }
     if (!conflicts.isEmpty()) {
       throw new RebaseConflictException(branch, conflicts);
     }
-    // Deletions another commit already made need no repeating.
-    Set<NodeId> tipIds = new java.util.HashSet<>();
-    tipSnapshot.nodes().forEach(n -> tipIds.add(n.id()));
-    deleted.keySet().removeIf(id -> !tipIds.contains(id));
-    setBase(tipSnapshot);
+    // Deletions another commit already made need no repeating (moves were conflicts above).
+    deleted.entrySet().removeIf(e -> tipSnapshot.node(e.getValue().path())
+        .filter(there -> there.id().equals(e.getKey())).isEmpty());
+    setBase(tip, tipSnapshot);
   }
 
   private void findConflicts(TransactionLog theirs, List<RebaseConflictException.Conflict> out) {
@@ -468,7 +538,7 @@ public final class WritableSession extends ReadSession {
     theirMetadata.addAll(theirs.updatedGroups());
     Set<NodeId> theirMoved = new TreeSet<>();
     theirs.movedNodes().forEach(m -> theirMoved.add(m.nodeId()));
-    for (Map.Entry<NodeId, byte[]> e : updatedUserData.entrySet()) {
+    for (Map.Entry<NodeId, Update> e : updatedUserData.entrySet()) {
       if (theirMetadata.contains(e.getKey())) {
         out.add(conflict(RebaseConflictException.Conflict.Kind.NODE_METADATA_DOUBLE_UPDATE,
             pathOf(e.getKey()), "zarr.json changed here and in " + theirs.id()));
@@ -516,7 +586,13 @@ public final class WritableSession extends ReadSession {
   }
 
   private String pathOf(NodeId id) {
-    for (NodeSnapshot n : baseNodes.values()) {
+    if (updatedUserData.containsKey(id)) {
+      return updatedUserData.get(id).path();
+    }
+    if (deleted.containsKey(id)) {
+      return deleted.get(id).path();
+    }
+    for (NodeSnapshot n : base.nodes()) {
       if (n.id().equals(id)) {
         return n.path();
       }

@@ -1,7 +1,9 @@
 package io.floe.adapters.icechunk;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.floe.adapters.icechunk.format.DimensionShape;
@@ -16,7 +18,13 @@ import java.util.Map;
  * shape with chunk counts (regular grid) and dimension names; plus attribute access.
  */
 public final class ZarrMetadata {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /**
+   * Lenient about NaN and Infinity, which Python's json module writes and reads; Icechunk itself
+   * refuses them in new documents, as {@link #checkWritable} does.
+   */
+  private static final ObjectMapper JSON = JsonMapper.builder()
+      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+      .build();
 
   private final ObjectNode root;
 
@@ -41,7 +49,7 @@ public final class ZarrMetadata {
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("zarr_format", 3);
     doc.put("node_type", "group");
-    doc.put("attributes", attributes == null ? Map.of() : attributes);
+    doc.put("attributes", attributes == null ? Map.of() : checkWritable(attributes));
     return toBytes(doc);
   }
 
@@ -105,19 +113,46 @@ public final class ZarrMetadata {
     return out;
   }
 
-  @SuppressWarnings("unchecked")
-  public Map<String, Object> attributes() {
+  /**
+   * The attributes as JSON-like values (integers as {@link Long} or {@link java.math.BigInteger},
+   * other numbers as {@link Double}); empty when the document has none. {@code where} names the
+   * node in errors.
+   */
+  public Map<String, Object> attributes(String where) {
     JsonNode attrs = root.get("attributes");
     if (attrs == null || attrs.isNull()) {
       return Map.of();
     }
-    return JSON.convertValue(attrs, LinkedHashMap.class);
+    if (!attrs.isObject()) {
+      throw new IcechunkException(where + ": zarr.json attributes are a JSON "
+          + attrs.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + ", not an object");
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    attrs.fields().forEachRemaining(e -> out.put(e.getKey(), JsonValues.toJava(e.getValue())));
+    return out;
   }
 
   public byte[] withAttributes(Map<String, ?> attributes) {
     ObjectNode copy = root.deepCopy();
-    copy.set("attributes", JSON.valueToTree(attributes));
+    copy.set("attributes", JSON.valueToTree(checkWritable(attributes)));
     return toBytes(copy);
+  }
+
+  /** Icechunk refuses a zarr.json holding NaN or an infinity (JSON has neither); so does Floe. */
+  static <T> T checkWritable(T value) {
+    if ((value instanceof Double || value instanceof Float)
+        && !Double.isFinite(((Number) value).doubleValue())) {
+      throw new IllegalArgumentException("attribute value " + value
+          + " cannot be stored: JSON has no NaN or Infinity");
+    }
+    if (value instanceof Map<?, ?> map) {
+      map.values().forEach(ZarrMetadata::checkWritable);
+    } else if (value instanceof Iterable<?> list) {
+      list.forEach(ZarrMetadata::checkWritable);
+    } else if (value instanceof Object[] array) {
+      java.util.Arrays.asList(array).forEach(ZarrMetadata::checkWritable);
+    }
+    return value;
   }
 
   public JsonNode json() {

@@ -17,13 +17,13 @@ import java.util.concurrent.TimeUnit;
  * property {@code floe.python}, else {@code <repo root>/.venv/bin/python}. A missing or broken
  * Python fails the test; only {@code -Dfloe.skipPythonInterop=true} skips it.
  */
-final class PythonIcechunk {
-  static final ObjectMapper JSON = new ObjectMapper();
+public final class PythonIcechunk {
+  public static final ObjectMapper JSON = new ObjectMapper();
   private static final long TIMEOUT_MINUTES = 5;
 
   private PythonIcechunk() {}
 
-  static boolean skipRequested() {
+  public static boolean skipRequested() {
     return Boolean.getBoolean("floe.skipPythonInterop");
   }
 
@@ -46,13 +46,30 @@ final class PythonIcechunk {
   }
 
   static Path script() {
-    Path local = Path.of(System.getProperty("user.dir"), "src/test/python/icechunk_interop.py");
+    return script("icechunk_interop.py");
+  }
+
+  static Path script(String name) {
+    Path local = Path.of(System.getProperty("user.dir"), "src/test/python", name);
     return Files.exists(local) ? local
-        : repoRoot().resolve("adapters-icechunk/src/test/python/icechunk_interop.py");
+        : repoRoot().resolve("adapters-icechunk/src/test/python").resolve(name);
+  }
+
+  /** Runs another script of src/test/python and parses the JSON it prints. */
+  public static JsonNode runScript(String name, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(python().toString());
+    command.add(script(name).toString());
+    command.addAll(List.of(args));
+    try {
+      return JSON.readTree(runRaw(command));
+    } catch (IOException e) {
+      throw new AssertionError(name + " " + String.join(" ", args) + " printed no JSON", e);
+    }
   }
 
   /** Fails (never skips) unless Python with icechunk 2.3.x and zarr is usable. */
-  static void requireAvailable() {
+  public static void requireAvailable() {
     Path python = python();
     if (!Files.isExecutable(python)) {
       fail("Python interop tests need a Python with icechunk==2.3.0 and zarr at " + python

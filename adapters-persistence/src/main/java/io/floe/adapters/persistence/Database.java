@@ -5,7 +5,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.floe.application.port.out.DatabaseHealth;
 import io.floe.application.port.out.UnitOfWork;
 import java.util.function.Supplier;
-import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
@@ -43,11 +42,7 @@ public final class Database implements UnitOfWork, DatabaseHealth, AutoCloseable
     config.setConnectionTimeout(10_000);
     HikariDataSource dataSource = new HikariDataSource(config);
     try {
-      Flyway.configure()
-          .dataSource(dataSource)
-          .locations("classpath:db/migration")
-          .load()
-          .migrate();
+      SchemaMigrations.migrate(dataSource);
       return new Database(dataSource);
     } catch (RuntimeException e) {
       dataSource.close();

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /**
  * Orgs and bucket configurations in PostgreSQL. Bucket credentials are sealed with the
@@ -26,6 +27,9 @@ import org.jooq.DSLContext;
  * holds them in plain text, and the application never sees them sealed.
  */
 public final class JooqOrgStore implements OrgStore {
+  /** The advisory lock that orders local bucket placements (an arbitrary, fixed key). */
+  private static final long LOCAL_BUCKET_PLACEMENT_LOCK = 0x466c6f654c6f63L;
+
   private final DSLContext dsl;
   private final SealedCredentials credentials;
 
@@ -62,6 +66,12 @@ public final class JooqOrgStore implements OrgStore {
   public List<BucketConfig> buckets(UUID orgId) {
     return dsl.selectFrom(BUCKET_CONFIGS).where(BUCKET_CONFIGS.ORG_ID.eq(orgId))
         .orderBy(BUCKET_CONFIGS.NICKNAME).fetch(this::toBucket);
+  }
+
+  @Override
+  public List<BucketConfig> bucketsOn(StoragePlatform platform) {
+    return dsl.selectFrom(BUCKET_CONFIGS).where(BUCKET_CONFIGS.PLATFORM.eq(platform.wireName()))
+        .orderBy(BUCKET_CONFIGS.ID).fetch(this::toBucket);
   }
 
   @Override
@@ -144,6 +154,12 @@ public final class JooqOrgStore implements OrgStore {
   public void lockBucket(UUID bucketId) {
     dsl.select(BUCKET_CONFIGS.ID).from(BUCKET_CONFIGS).where(BUCKET_CONFIGS.ID.eq(bucketId))
         .forUpdate().fetch();
+  }
+
+  @Override
+  public void lockLocalBucketPlacement() {
+    dsl.select(DSL.field("pg_advisory_xact_lock({0})", Object.class,
+        DSL.val(LOCAL_BUCKET_PLACEMENT_LOCK))).fetch();
   }
 
   static Org toOrg(OrgsRecord row) {

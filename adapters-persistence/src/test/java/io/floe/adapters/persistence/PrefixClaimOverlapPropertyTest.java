@@ -159,6 +159,12 @@ class PrefixClaimOverlapPropertyTest {
     }
 
     @Override
+    public List<io.floe.application.port.out.ListedObject> listObjects(StoragePath prefix,
+        int limit) {
+      return List.of();
+    }
+
+    @Override
     public void delete(StoragePath key) {}
 
     @Override

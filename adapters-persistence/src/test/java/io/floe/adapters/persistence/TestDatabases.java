@@ -1,5 +1,6 @@
 package io.floe.adapters.persistence;
 
+import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -25,7 +26,8 @@ final class TestDatabases {
   static synchronized DatabaseSettings embeddedServer() {
     if (embedded == null) {
       try {
-        embedded = EmbeddedPostgresServer.start(Files.createTempDirectory("floe-pg-test"));
+        embedded = EmbeddedPostgresServer.start(
+            Files.createTempDirectory("floe-pg-test").resolve("postgres"));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -8,8 +8,10 @@ import com.tngtech.archunit.lang.ArchRule;
 import java.util.List;
 
 /**
- * The architecture in one place: dependencies point inward. Parameterized by the root package so
- * the same rules run on Floe and on a small fixture that breaks them on purpose.
+ * The architecture in one place: dependencies point inward, ports never know each other,
+ * adapters drive the application through in-ports, and one committer moves metadata pointers.
+ * Parameterized by the root package so the same rules run on Floe and on a small fixture that
+ * breaks each of them on purpose.
  */
 public final class ArchitectureRules {
   private ArchitectureRules() {}
@@ -29,6 +31,26 @@ public final class ArchitectureRules {
             .because("adapters never call each other: bootstrap wires them through ports"),
         noClasses().that().resideOutsideOfPackage(root + ".bootstrap..")
             .should().dependOnClassesThat().resideInAPackage(root + ".bootstrap..")
-            .because("only bootstrap knows every module and wires them"));
+            .because("only bootstrap knows every module and wires them"),
+        noClasses().that().resideInAPackage(root + ".application.port.in..")
+            .should().dependOnClassesThat().resideInAPackage(root + ".application.port.out..")
+            .because("in-ports say what the application offers, out-ports what it needs: "
+                + "neither knows the other, and what both use lives in application.model"),
+        noClasses().that().resideInAnyPackage(root + ".application.port.out..",
+                root + ".application.model..")
+            .should().dependOnClassesThat().resideInAPackage(root + ".application.port.in..")
+            .because("out-ports and the commands and results both kinds share never depend on "
+                + "in-ports"),
+        noClasses().that().resideInAPackage(root + ".adapters..")
+            .should().dependOnClassesThat().resideInAPackage(root + ".application.service..")
+            .because("adapters drive the application through its in-ports, never through the "
+                + "services that implement them; bootstrap alone builds services"),
+        noClasses().that().resideInAPackage(root + ".application..")
+            .and().doNotHaveFullyQualifiedName(
+                root + ".application.service.catalog.CatalogCommitter")
+            .should().dependOnClassesThat().haveFullyQualifiedName(
+                root + ".application.port.out.MetadataPointers")
+            .because("pointers to metadata files move only through the catalog's one committer, "
+                + "which plans, compare-and-swaps and retries"));
   }
 }

@@ -7,9 +7,16 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ArchitectureTest {
+  private static final JavaClasses FIXTURE =
+      new ClassFileImporter().importPackages("io.floe.archfixture");
+  private static final List<ArchRule> FIXTURE_RULES =
+      ArchitectureRules.forRoot("io.floe.archfixture");
 
   @Test
   void floeFollowsItsArchitecture() {
@@ -18,23 +25,28 @@ class ArchitectureTest {
         .importPackages("io.floe");
     assertThat(floe.containPackage("io.floe.domain")).isTrue();
     assertThat(floe.containPackage("io.floe.adapters.persistence")).isTrue();
+    assertThat(floe.containPackage("io.floe.application.port.in")).isTrue();
     for (ArchRule rule : ArchitectureRules.forRoot("io.floe")) {
       rule.check(floe);
     }
   }
 
-  @Test
-  void aDeliberateViolationFailsWithAReadableMessage() {
-    JavaClasses fixture = new ClassFileImporter().importPackages("io.floe.archfixture");
-    var rules = ArchitectureRules.forRoot("io.floe.archfixture");
-
-    assertThatThrownBy(() -> rules.get(0).check(fixture))
+  /** Each rule fails on the fixture class that breaks it, with the rule's reason in the message. */
+  @ParameterizedTest(name = "rule {0} catches {2}")
+  @CsvSource({
+      "0, the domain is plain Java that any service can embed, LeakyEntity",
+      "1, use cases speak the domain and their own ports, AuditService",
+      "2, adapters never call each other, ChattyController",
+      "4, in-ports say what the application offers, CancelOrderUseCase",
+      "5, out-ports and the commands and results both kinds share never depend on in-ports, "
+          + "SaveOrderPort",
+      "6, adapters drive the application through its in-ports, OrderController",
+      "7, pointers to metadata files move only through the catalog's one committer, "
+          + "PlaceOrderService"})
+  void aDeliberateViolationFailsWithAReadableMessage(int rule, String reason, String culprit) {
+    assertThatThrownBy(() -> FIXTURE_RULES.get(rule).check(FIXTURE))
         .isInstanceOf(AssertionError.class)
-        .hasMessageContaining("the domain is plain Java that any service can embed")
-        .hasMessageContaining("LeakyEntity");
-    assertThatThrownBy(() -> rules.get(2).check(fixture))
-        .isInstanceOf(AssertionError.class)
-        .hasMessageContaining("adapters never call each other")
-        .hasMessageContaining("ChattyController");
+        .hasMessageContaining(reason)
+        .hasMessageContaining(culprit);
   }
 }

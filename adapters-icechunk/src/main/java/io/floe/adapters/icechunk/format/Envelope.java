@@ -1,6 +1,8 @@
 package io.floe.adapters.icechunk.format;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -26,6 +28,20 @@ public final class Envelope {
   private static final int COMPRESSION_ZSTD = 1;
   /** Icechunk's default compression level for metadata files. */
   private static final int ZSTD_LEVEL = 3;
+
+  /**
+   * A frame claiming more than this many times its own size (plus a margin) is decompressed as a
+   * stream rather than into a buffer of the claimed size, so a damaged header cannot make Floe
+   * allocate gigabytes before the data proves them.
+   */
+  private static final long TRUSTED_RATIO = 64;
+  private static final long TRUSTED_MARGIN = 16L << 20;
+
+  /** zstd contexts are costly to create and not thread-safe: one of each per thread. */
+  private static final ThreadLocal<ZstdCompressCtx> COMPRESSOR =
+      ThreadLocal.withInitial(() -> new ZstdCompressCtx().setLevel(ZSTD_LEVEL));
+  private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSOR =
+      ThreadLocal.withInitial(ZstdDecompressCtx::new);
 
   private Envelope() {}
 
@@ -60,10 +76,9 @@ public final class Envelope {
       throw new IcechunkFormatException(objectName + ": expected a " + expected
           + " file but its header says " + type);
     }
-    byte[] body = Arrays.copyOfRange(data, HEADER_LENGTH, data.length);
     byte[] payload = switch (compressionByte) {
-      case COMPRESSION_NONE -> body;
-      case COMPRESSION_ZSTD -> decompress(objectName, body);
+      case COMPRESSION_NONE -> Arrays.copyOfRange(data, HEADER_LENGTH, data.length);
+      case COMPRESSION_ZSTD -> decompress(objectName, data, HEADER_LENGTH);
       default -> throw new IcechunkFormatException(objectName
           + ": unknown compression algorithm " + compressionByte);
     };
@@ -71,8 +86,10 @@ public final class Envelope {
   }
 
   public static byte[] seal(SpecVersion version, FileType type, byte[] flatbuffer) {
-    byte[] compressed = Zstd.compress(flatbuffer, ZSTD_LEVEL);
-    byte[] out = new byte[HEADER_LENGTH + compressed.length];
+    byte[] out = new byte[HEADER_LENGTH + (int) Zstd.compressBound(flatbuffer.length)];
+    int compressed = COMPRESSOR.get().compressByteArray(out, HEADER_LENGTH,
+        out.length - HEADER_LENGTH, flatbuffer, 0, flatbuffer.length);
+    out = Arrays.copyOf(out, HEADER_LENGTH + compressed);
     System.arraycopy(MAGIC, 0, out, 0, MAGIC.length);
     byte[] name = FLOE_IMPLEMENTATION.getBytes(StandardCharsets.UTF_8);
     Arrays.fill(out, MAGIC.length, MAGIC.length + IMPLEMENTATION_LENGTH, (byte) ' ');
@@ -80,17 +97,44 @@ public final class Envelope {
     out[MAGIC.length + IMPLEMENTATION_LENGTH] = (byte) version.code();
     out[MAGIC.length + IMPLEMENTATION_LENGTH + 1] = (byte) type.code();
     out[MAGIC.length + IMPLEMENTATION_LENGTH + 2] = COMPRESSION_ZSTD;
-    System.arraycopy(compressed, 0, out, HEADER_LENGTH, compressed.length);
     return out;
   }
 
   /**
-   * Streams the frame rather than trusting a content size, which streaming encoders may omit;
-   * a frame that ends early is an error, not a short payload.
+   * Decompresses the frame from {@code offset} in one call when its header states a believable
+   * content size (Icechunk and Floe write one), else as a stream; a frame that ends early is an
+   * error, not a short payload.
    */
-  private static byte[] decompress(String objectName, byte[] body) {
-    try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(body))) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(body.length * 4);
+  private static byte[] decompress(String objectName, byte[] data, int offset) {
+    int length = data.length - offset;
+    long size;
+    try {
+      size = Zstd.getFrameContentSize(data, offset, length);
+    } catch (RuntimeException e) {
+      throw new IcechunkFormatException(objectName + ": corrupt or truncated zstd frame header ("
+          + e + ")", e);
+    }
+    if (size >= 0 && size <= TRUSTED_RATIO * length + TRUSTED_MARGIN) {
+      byte[] out = new byte[(int) size];
+      int n;
+      try {
+        n = DECOMPRESSOR.get().decompressByteArray(out, 0, out.length, data, offset, length);
+      } catch (RuntimeException e) {
+        throw new IcechunkFormatException(objectName
+            + ": corrupt or truncated zstd frame (" + e.getMessage() + ")", e);
+      }
+      if (n != size) {
+        throw new IcechunkFormatException(objectName + ": zstd frame holds " + n
+            + " bytes but its header says " + size);
+      }
+      return out;
+    }
+    return decompressStream(objectName, data, offset, length);
+  }
+
+  private static byte[] decompressStream(String objectName, byte[] data, int offset, int length) {
+    try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(data, offset, length))) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream(length * 4);
       in.transferTo(out);
       return out.toByteArray();
     } catch (IOException | RuntimeException e) {

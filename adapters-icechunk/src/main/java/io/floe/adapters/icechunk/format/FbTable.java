@@ -28,6 +28,60 @@ public final class FbTable {
     return new FbTable(bb, bb.getInt(0));
   }
 
+  /** The table at {@code index} of a vector-of-tables field, without reading the others. */
+  public FbTable element(int slot, int index) {
+    int o = fieldOffset(slot);
+    if (o == 0) {
+      throw new IndexOutOfBoundsException("vector field " + slot + " is absent");
+    }
+    int vec = indirect(pos + o);
+    int len = length(vec, 4);
+    if (index < 0 || index >= len) {
+      throw new IndexOutOfBoundsException("element " + index + " of a " + len + "-element vector");
+    }
+    return new FbTable(bb, indirect(vec + 4 + 4 * index));
+  }
+
+  /**
+   * Compares a string field's UTF-8 bytes with {@code key}, unsigned and byte by byte, without
+   * decoding it: how sorted vectors are searched. An absent field sorts first.
+   */
+  public int compareString(int slot, byte[] key) {
+    int o = fieldOffset(slot);
+    if (o == 0) {
+      return -1;
+    }
+    int s = indirect(pos + o);
+    int len = length(s, 1);
+    int n = Math.min(len, key.length);
+    for (int i = 0; i < n; i++) {
+      int c = Byte.toUnsignedInt(bb.get(s + 4 + i)) - Byte.toUnsignedInt(key[i]);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(len, key.length);
+  }
+
+  /** Whether a string field starts with the UTF-8 bytes {@code prefix}. */
+  public boolean stringStartsWith(int slot, byte[] prefix) {
+    int o = fieldOffset(slot);
+    if (o == 0) {
+      return false;
+    }
+    int s = indirect(pos + o);
+    int len = length(s, 1);
+    if (len < prefix.length) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length; i++) {
+      if (bb.get(s + 4 + i) != prefix[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The table's byte offset of the field, or 0 when the field is absent. */
   private int fieldOffset(int slot) {
     int vtable = pos - bb.getInt(pos);
@@ -87,6 +141,19 @@ public final class FbTable {
     return out;
   }
 
+  /**
+   * A vector's element count, checked against the buffer so damaged bytes cannot ask for a
+   * negative or huge allocation.
+   */
+  private int length(int vec, int elementSize) {
+    int len = bb.getInt(vec);
+    if (len < 0 || (long) len * elementSize > bb.limit() - vec - 4L) {
+      throw new IndexOutOfBoundsException("vector of " + Integer.toUnsignedString(len)
+          + " elements at byte " + vec + " does not fit in the " + bb.limit() + "-byte buffer");
+    }
+    return len;
+  }
+
   private int indirect(int at) {
     return at + bb.getInt(at);
   }
@@ -103,7 +170,7 @@ public final class FbTable {
       return null;
     }
     int vec = indirect(pos + o);
-    int len = bb.getInt(vec);
+    int len = length(vec, 1);
     byte[] out = new byte[len];
     bb.get(vec + 4, out);
     return out;
@@ -117,7 +184,7 @@ public final class FbTable {
   /** Number of elements of a vector field; 0 when absent. */
   public int vectorLength(int slot) {
     int o = fieldOffset(slot);
-    return o == 0 ? 0 : bb.getInt(indirect(pos + o));
+    return o == 0 ? 0 : length(indirect(pos + o), 1);
   }
 
   public List<FbTable> tables(int slot) {
@@ -126,7 +193,7 @@ public final class FbTable {
       return List.of();
     }
     int vec = indirect(pos + o);
-    int len = bb.getInt(vec);
+    int len = length(vec, 4);
     List<FbTable> out = new ArrayList<>(len);
     for (int i = 0; i < len; i++) {
       out.add(new FbTable(bb, indirect(vec + 4 + 4 * i)));
@@ -140,11 +207,11 @@ public final class FbTable {
       return List.of();
     }
     int vec = indirect(pos + o);
-    int len = bb.getInt(vec);
+    int len = length(vec, 4);
     List<String> out = new ArrayList<>(len);
     for (int i = 0; i < len; i++) {
       int s = indirect(vec + 4 + 4 * i);
-      byte[] b = new byte[bb.getInt(s)];
+      byte[] b = new byte[length(s, 1)];
       bb.get(s + 4, b);
       out.add(new String(b, StandardCharsets.UTF_8));
     }
@@ -158,7 +225,7 @@ public final class FbTable {
       return List.of();
     }
     int vec = indirect(pos + o);
-    int len = bb.getInt(vec);
+    int len = length(vec, size);
     List<byte[]> out = new ArrayList<>(len);
     for (int i = 0; i < len; i++) {
       byte[] e = new byte[size];
@@ -174,7 +241,7 @@ public final class FbTable {
       return new long[0];
     }
     int vec = indirect(pos + o);
-    int len = bb.getInt(vec);
+    int len = length(vec, 4);
     long[] out = new long[len];
     for (int i = 0; i < len; i++) {
       out[i] = Integer.toUnsignedLong(bb.getInt(vec + 4 + 4 * i));
@@ -188,7 +255,7 @@ public final class FbTable {
       return new int[0];
     }
     int vec = indirect(pos + o);
-    int len = bb.getInt(vec);
+    int len = length(vec, 2);
     int[] out = new int[len];
     for (int i = 0; i < len; i++) {
       out[i] = Short.toUnsignedInt(bb.getShort(vec + 4 + 2 * i));

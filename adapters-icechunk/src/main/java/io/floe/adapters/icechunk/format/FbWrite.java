@@ -66,9 +66,16 @@ final class FbWrite {
   }
 
   static List<MetadataItem> readMetadata(FbTable t, int slot) {
-    return t.tables(slot).stream()
-        .map(m -> new MetadataItem(m.string(0), m.bytes(1)))
-        .toList();
+    return t.tables(slot).stream().map(m -> {
+      String name = m.string(0);
+      byte[] value = m.bytes(1);
+      if (name == null || value == null) {
+        // Codecs turn this into a format error naming the file.
+        throw new IllegalArgumentException("a metadata item lacks its "
+            + (name == null ? "name" : "value '" + name + "'"));
+      }
+      return new MetadataItem(name, value);
+    }).toList();
   }
 
   static byte[] finish(FlatBufferBuilder b, int root) {

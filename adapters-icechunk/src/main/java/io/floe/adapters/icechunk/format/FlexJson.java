@@ -1,11 +1,7 @@
 package io.floe.adapters.icechunk.format;
 
-import com.google.flatbuffers.ArrayReadWriteBuf;
-import com.google.flatbuffers.FlexBuffers;
-import com.google.flatbuffers.FlexBuffersBuilder;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,141 +12,98 @@ import java.util.TreeMap;
  * JSON-like values (the commit metadata and repo metadata of spec version 2) to and from
  * FlexBuffers. In Java a value is null, {@link Boolean}, {@link Long} (or {@link BigInteger}
  * past {@code Long.MAX_VALUE}), {@link Double}, {@link String}, {@code List<Object>} or
- * {@code Map<String, Object>}; maps come back sorted by key, which is also how FlexBuffers
- * stores them.
+ * {@code Map<String, Object>}; maps come back in their stored order, sorted by the keys' UTF-8
+ * bytes.
+ *
+ * <p>Writing follows what Python's Icechunk does with the same value, so both read it alike:
+ * non-negative integers are unsigned, negative ones signed, integers past 2^64-1 become floats,
+ * NaN and the infinities become null (JSON has neither), and bytes a list of their unsigned values.
  */
 public final class FlexJson {
   private FlexJson() {}
 
-  public static Object decode(byte[] flexbuffer) {
-    return toJava(FlexBuffers.getRoot(ByteBuffer.wrap(flexbuffer)));
+  /** Decodes a value; a damaged one raises {@link IcechunkFormatException} naming {@code where}. */
+  public static Object decode(String where, byte[] flexbuffer) {
+    try {
+      return FlexReader.read(flexbuffer);
+    } catch (IcechunkFormatException e) {
+      throw new IcechunkFormatException(where + ": " + e.getMessage(), e);
+    }
   }
 
-  private static Object toJava(FlexBuffers.Reference ref) {
-    if (ref.isNull()) {
-      return null;
-    }
-    if (ref.isBoolean()) {
-      return ref.asBoolean();
-    }
-    if (ref.isUInt()) {
-      long v = ref.asUInt();
-      return v >= 0 ? (Object) v : new BigInteger(Long.toUnsignedString(v));
-    }
-    if (ref.isInt()) {
-      return ref.asLong();
-    }
-    if (ref.isFloat()) {
-      return ref.asFloat();
-    }
-    if (ref.isString() || ref.isKey()) {
-      return ref.asString();
-    }
-    if (ref.isMap()) {
-      FlexBuffers.Map map = ref.asMap();
-      FlexBuffers.KeyVector keys = map.keys();
-      FlexBuffers.Vector values = map.values();
-      Map<String, Object> out = new TreeMap<>();
-      for (int i = 0; i < map.size(); i++) {
-        out.put(keys.get(i).toString(), toJava(values.get(i)));
-      }
-      return out;
-    }
-    if (ref.isVector() || ref.isTypedVector()) {
-      FlexBuffers.Vector vector = ref.asVector();
-      List<Object> out = new ArrayList<>(vector.size());
-      for (int i = 0; i < vector.size(); i++) {
-        out.add(toJava(vector.get(i)));
-      }
-      return out;
-    }
-    if (ref.isBlob()) {
-      return ref.asBlob().getBytes();
-    }
-    throw new IcechunkFormatException("unsupported FlexBuffers value type " + ref.getType());
+  public static Object decode(byte[] flexbuffer) {
+    return FlexReader.read(flexbuffer);
   }
 
   public static byte[] encode(Object value) {
-    FlexBuffersBuilder builder = new FlexBuffersBuilder(new ArrayReadWriteBuf(256),
-        FlexBuffersBuilder.BUILDER_FLAG_SHARE_KEYS);
-    put(builder, null, value);
-    ByteBuffer buffer = builder.finish();
-    byte[] out = new byte[buffer.remaining()];
-    buffer.get(out);
-    return out;
+    FlexWriter w = new FlexWriter();
+    put(w, value);
+    return w.finish();
   }
 
-  private static void put(FlexBuffersBuilder b, String key, Object value) {
+  private static void put(FlexWriter w, Object value) {
     if (value == null) {
-      if (key == null) {
-        b.putNull();
-      } else {
-        b.putNull(key);
-      }
+      w.putNull();
     } else if (value instanceof Boolean v) {
-      if (key == null) {
-        b.putBoolean(v);
-      } else {
-        b.putBoolean(key, v);
-      }
+      w.putBool(v);
     } else if (value instanceof Byte || value instanceof Short || value instanceof Integer
         || value instanceof Long) {
-      long v = ((Number) value).longValue();
-      // Non-negative integers go in as unsigned, as Icechunk's serde encoding does for JSON
-      // numbers that fit u64; keyed puts only offer signed integers, which read back the same.
-      if (key == null) {
-        if (v >= 0) {
-          b.putUInt(v);
-        } else {
-          b.putInt(v);
-        }
-      } else {
-        b.putInt(key, v);
-      }
+      putInteger(w, ((Number) value).longValue());
     } else if (value instanceof BigInteger v) {
       if (v.bitLength() <= 63) {
-        put(b, key, v.longValue());
-      } else if (key == null && v.signum() > 0 && v.bitLength() <= 64) {
-        b.putUInt64(v);
+        putInteger(w, v.longValue());
+      } else if (v.signum() > 0 && v.bitLength() <= 64) {
+        w.putUInt(v.longValue());
       } else {
-        put(b, key, v.doubleValue());
+        putDouble(w, v.doubleValue());
       }
     } else if (value instanceof Float || value instanceof Double || value instanceof BigDecimal) {
-      double v = ((Number) value).doubleValue();
-      if (key == null) {
-        b.putFloat(v);
-      } else {
-        b.putFloat(key, v);
-      }
-    } else if (value instanceof CharSequence v) {
-      if (key == null) {
-        b.putString(v.toString());
-      } else {
-        b.putString(key, v.toString());
-      }
+      putDouble(w, ((Number) value).doubleValue());
+    } else if (value instanceof CharSequence || value instanceof Character) {
+      w.putString(value.toString());
     } else if (value instanceof Map<?, ?> map) {
-      int start = b.startMap();
+      int start = w.start();
       for (Map.Entry<String, Object> e : sortedEntries(map)) {
-        put(b, e.getKey(), e.getValue());
+        w.putKey(e.getKey());
+        put(w, e.getValue());
       }
-      b.endMap(key, start);
+      w.endMap(start);
+    } else if (value instanceof byte[] bytes) {
+      int start = w.start();
+      for (byte b : bytes) {
+        w.putUInt(Byte.toUnsignedLong(b));
+      }
+      w.endVector(start);
+    } else if (value instanceof Object[] array) {
+      put(w, Arrays.asList(array));
     } else if (value instanceof Iterable<?> list) {
-      int start = b.startVector();
+      int start = w.start();
       for (Object element : list) {
-        put(b, null, element);
+        put(w, element);
       }
-      b.endVector(key, start, false, false);
-    } else if (value instanceof byte[] blob) {
-      if (key == null) {
-        b.putBlob(blob);
-      } else {
-        b.putBlob(key, blob);
-      }
+      w.endVector(start);
     } else {
       throw new IllegalArgumentException("not a JSON-like value: " + value.getClass().getName());
     }
   }
 
+  private static void putInteger(FlexWriter w, long v) {
+    if (v >= 0) {
+      w.putUInt(v);
+    } else {
+      w.putInt(v);
+    }
+  }
+
+  private static void putDouble(FlexWriter w, double v) {
+    if (Double.isFinite(v)) {
+      w.putFloat(v);
+    } else {
+      w.putNull();
+    }
+  }
+
+  /** Entries sorted by the keys' UTF-8 bytes, as FlexBuffers maps and Icechunk's lists are. */
   static List<Map.Entry<String, Object>> sortedEntries(Map<?, ?> map) {
     TreeMap<String, Object> sorted = new TreeMap<>(FlexJson::compareUtf8);
     for (Map.Entry<?, ?> e : map.entrySet()) {
@@ -162,9 +115,28 @@ public final class FlexJson {
     return new ArrayList<>(sorted.entrySet());
   }
 
-  /** Byte order of the UTF-8 encodings, the order Icechunk sorts names and paths by. */
+  /**
+   * Byte order of the UTF-8 encodings, the order Icechunk sorts names and paths by, computed
+   * without encoding: UTF-8 byte order is code point order, which differs from UTF-16 order only
+   * where a surrogate (a code point past U+FFFF) meets a char from U+E000 to U+FFFF.
+   */
   public static int compareUtf8(String a, String b) {
-    return Arrays.compareUnsigned(a.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-        b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    int n = Math.min(a.length(), b.length());
+    for (int i = 0; i < n; i++) {
+      char x = a.charAt(i);
+      char y = b.charAt(i);
+      if (x != y) {
+        return codePointRank(x) - codePointRank(y);
+      }
+    }
+    return a.length() - b.length();
+  }
+
+  /** Moves surrogates above U+E000..U+FFFF, so chars order as the code points they start. */
+  private static int codePointRank(char c) {
+    if (c >= 0xD800 && c <= 0xDFFF) {
+      return c + 0x2000;
+    }
+    return c >= 0xE000 ? c - 0x800 : c;
   }
 }

@@ -43,8 +43,7 @@ public final class ManifestCodec {
         arrays.put(new NodeId(a.struct(0, NodeId.LENGTH)), refs);
       }
       return new Manifest(new ObjectId12(t.struct(ID, ObjectId12.LENGTH)), arrays);
-    } catch (IndexOutOfBoundsException | IllegalArgumentException | NullPointerException
-        | java.nio.BufferUnderflowException e) {
+    } catch (RuntimeException e) {
       throw FbWrite.corrupt(objectName, "manifest", e);
     }
   }

@@ -17,11 +17,17 @@ public record MetadataItem(String name, byte[] value) {
         .toList();
   }
 
-  public static Map<String, Object> decode(List<MetadataItem> items, SpecVersion version) {
+  /**
+   * The items as JSON-like values; a damaged value raises {@link IcechunkFormatException} naming
+   * {@code where} (the object holding the items) and the item.
+   */
+  public static Map<String, Object> decode(List<MetadataItem> items, SpecVersion version,
+      String where) {
     Map<String, Object> out = new TreeMap<>();
     for (MetadataItem item : items) {
-      out.put(item.name, version == SpecVersion.V1 ? MsgPack.decode(item.value)
-          : FlexJson.decode(item.value));
+      String itemWhere = where + ", metadata '" + item.name + "'";
+      out.put(item.name, version == SpecVersion.V1 ? MsgPack.decode(itemWhere, item.value)
+          : FlexJson.decode(itemWhere, item.value));
     }
     return out;
   }

@@ -10,21 +10,36 @@ import java.util.TreeMap;
 
 /** Decodes the MessagePack values spec version 1 stores as commit metadata. Read-only. */
 public final class MsgPack {
+  private static final int MAX_DEPTH = 256;
+
   private final ByteBuffer in;
+  private int depth;
 
   private MsgPack(byte[] data) {
     this.in = ByteBuffer.wrap(data);
   }
 
-  public static Object decode(byte[] data) {
+  /** Decodes a value; a damaged one raises {@link IcechunkFormatException} naming {@code where}. */
+  public static Object decode(String where, byte[] data) {
     try {
       return new MsgPack(data).value();
     } catch (RuntimeException e) {
-      throw new IcechunkFormatException("corrupt MessagePack metadata value: " + e, e);
+      throw new IcechunkFormatException(where + ": corrupt MessagePack value (" + e + ")", e);
     }
   }
 
   private Object value() {
+    if (++depth > MAX_DEPTH) {
+      throw new IllegalStateException("values nested deeper than " + MAX_DEPTH + " levels");
+    }
+    try {
+      return item();
+    } finally {
+      depth--;
+    }
+  }
+
+  private Object item() {
     int t = Byte.toUnsignedInt(in.get());
     if (t <= 0x7f) {
       return (long) t;
@@ -73,17 +88,36 @@ public final class MsgPack {
     };
   }
 
-  private byte[] bytes(int n) {
+  /** JSON has no bytes: binary reads as its unsigned byte values, as FlexBuffers blobs do. */
+  private List<Object> bytes(int n) {
+    List<Object> out = new ArrayList<>();
+    for (byte b : raw(n)) {
+      out.add((long) Byte.toUnsignedInt(b));
+    }
+    return out;
+  }
+
+  private byte[] raw(int n) {
+    requireRemaining(n);
     byte[] b = new byte[n];
     in.get(b);
     return b;
   }
 
+  /** Every element takes at least one byte, so a count beyond the rest of the input is damage. */
+  private void requireRemaining(long n) {
+    if (n < 0 || n > in.remaining()) {
+      throw new IllegalStateException("length " + n + " exceeds the " + in.remaining()
+          + " bytes left");
+    }
+  }
+
   private String string(int n) {
-    return new String(bytes(n), StandardCharsets.UTF_8);
+    return new String(raw(n), StandardCharsets.UTF_8);
   }
 
   private List<Object> array(int n) {
+    requireRemaining(n);
     List<Object> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       out.add(value());
@@ -92,6 +126,7 @@ public final class MsgPack {
   }
 
   private Map<String, Object> map(int n) {
+    requireRemaining(n);
     Map<String, Object> out = new TreeMap<>();
     for (int i = 0; i < n; i++) {
       out.put(String.valueOf(value()), value());

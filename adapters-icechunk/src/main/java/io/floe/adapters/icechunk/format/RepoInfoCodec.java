@@ -32,8 +32,7 @@ public final class RepoInfoCodec {
     Envelope.Opened opened = Envelope.open(objectName, file, FileType.REPO_INFO);
     try {
       return decodeTable(objectName, FbTable.root(opened.payload()));
-    } catch (IndexOutOfBoundsException | IllegalArgumentException | NullPointerException
-        | java.nio.BufferUnderflowException e) {
+    } catch (RuntimeException e) {
       throw FbWrite.corrupt(objectName, "repo info", e);
     }
   }

@@ -8,17 +8,17 @@ import java.util.List;
 /** Reads snapshot files of spec 1 and 2 and writes spec-2 ones ({@code Snapshot} of snapshot.fbs). */
 public final class SnapshotCodec {
   // Snapshot slots.
-  private static final int ID = 0;
-  private static final int PARENT_ID = 1;
-  private static final int NODES = 2;
-  private static final int FLUSHED_AT = 3;
-  private static final int MESSAGE = 4;
-  private static final int METADATA = 5;
-  private static final int MANIFEST_FILES = 6;
-  private static final int MANIFEST_FILES_V2 = 7;
+  static final int ID = 0;
+  static final int PARENT_ID = 1;
+  static final int NODES = 2;
+  static final int FLUSHED_AT = 3;
+  static final int MESSAGE = 4;
+  static final int METADATA = 5;
+  static final int MANIFEST_FILES = 6;
+  static final int MANIFEST_FILES_V2 = 7;
   // NodeSnapshot slots; the node_data union takes a type slot then a value slot.
-  private static final int NODE_ID = 0;
-  private static final int NODE_PATH = 1;
+  static final int NODE_ID = 0;
+  static final int NODE_PATH = 1;
   private static final int NODE_USER_DATA = 2;
   private static final int NODE_DATA_TYPE = 3;
   private static final int NODE_DATA = 4;
@@ -34,22 +34,12 @@ public final class SnapshotCodec {
 
   private SnapshotCodec() {}
 
+  /** The whole snapshot decoded; {@link SnapshotFile#open} reads only what is asked for. */
   public static Snapshot decode(String objectName, byte[] file) {
-    Envelope.Opened opened = Envelope.open(objectName, file, FileType.SNAPSHOT);
-    try {
-      return decodeTable(opened.specVersion(), FbTable.root(opened.payload()));
-    } catch (IndexOutOfBoundsException | IllegalArgumentException | NullPointerException
-        | java.nio.BufferUnderflowException e) {
-      throw FbWrite.corrupt(objectName, "snapshot", e);
-    }
+    return SnapshotFile.open(objectName, file).toSnapshot();
   }
 
-  private static Snapshot decodeTable(SpecVersion version, FbTable t) {
-    byte[] parent = t.struct(PARENT_ID, ObjectId12.LENGTH);
-    List<NodeSnapshot> nodes = new ArrayList<>();
-    for (FbTable n : t.tables(NODES)) {
-      nodes.add(decodeNode(n));
-    }
+  static List<ManifestFileInfo> manifestFiles(FbTable t) {
     List<ManifestFileInfo> files = new ArrayList<>();
     if (t.has(MANIFEST_FILES_V2)) {
       for (FbTable m : t.tables(MANIFEST_FILES_V2)) {
@@ -61,15 +51,17 @@ public final class SnapshotCodec {
       files.add(new ManifestFileInfo(new ObjectId12(java.util.Arrays.copyOf(s, 12)),
           FbTable.leLong(s, 16), FbTable.leUInt(s, 24)));
     }
-    return new Snapshot(version, new ObjectId12(t.struct(ID, ObjectId12.LENGTH)),
-        parent == null ? null : new ObjectId12(parent), nodes, t.u64(FLUSHED_AT, 0),
-        t.string(MESSAGE), FbWrite.readMetadata(t, METADATA), files);
+    return files;
   }
 
-  private static NodeSnapshot decodeNode(FbTable n) {
+  static NodeSnapshot decodeNode(FbTable n) {
     NodeId id = new NodeId(n.struct(NODE_ID, NodeId.LENGTH));
     String path = n.string(NODE_PATH);
     byte[] userData = n.bytes(NODE_USER_DATA);
+    if (path == null || userData == null) {
+      throw new IllegalArgumentException("node " + id + " lacks its "
+          + (path == null ? "path" : "zarr.json (user_data)"));
+    }
     int kind = n.u8(NODE_DATA_TYPE, 0);
     if (kind == UNION_GROUP) {
       return NodeSnapshot.group(id, path, userData);
@@ -109,8 +101,21 @@ public final class SnapshotCodec {
         dimensionNames, manifests);
   }
 
-  /** Writes a spec-2 snapshot; nodes are sorted by path bytes and manifests by id, as required. */
+  /** Writes a spec-2 snapshot file; see {@link #encodePayload}. */
   public static byte[] encode(Snapshot s) {
+    return seal(encodePayload(s));
+  }
+
+  /** Compresses a snapshot FlatBuffer into a spec-2 snapshot file. */
+  public static byte[] seal(byte[] flatbuffer) {
+    return Envelope.seal(SpecVersion.V2, FileType.SNAPSHOT, flatbuffer);
+  }
+
+  /**
+   * The spec-2 snapshot FlatBuffer, uncompressed; nodes are sorted by path bytes and manifests by
+   * id, as required.
+   */
+  public static byte[] encodePayload(Snapshot s) {
     FlatBufferBuilder b = new FlatBufferBuilder(4096);
     List<NodeSnapshot> nodes = new ArrayList<>(s.nodes());
     nodes.sort(Comparator.comparing(NodeSnapshot::path, FlexJson::compareUtf8));
@@ -143,7 +148,7 @@ public final class SnapshotCodec {
     b.addOffset(METADATA, metadata, 0);
     b.addOffset(MANIFEST_FILES, emptyV1Files, 0);
     b.addOffset(MANIFEST_FILES_V2, filesV2, 0);
-    return Envelope.seal(SpecVersion.V2, FileType.SNAPSHOT, FbWrite.finish(b, b.endTable()));
+    return FbWrite.finish(b, b.endTable());
   }
 
   private static int encodeNode(FlatBufferBuilder b, NodeSnapshot n) {

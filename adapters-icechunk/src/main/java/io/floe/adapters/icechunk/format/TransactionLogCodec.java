@@ -44,8 +44,7 @@ public final class TransactionLogCodec {
       return new TransactionLog(new ObjectId12(t.struct(ID, ObjectId12.LENGTH)),
           ids(t, NEW_GROUPS), ids(t, NEW_ARRAYS), ids(t, DELETED_GROUPS), ids(t, DELETED_ARRAYS),
           ids(t, UPDATED_ARRAYS), ids(t, UPDATED_GROUPS), chunks, moves);
-    } catch (IndexOutOfBoundsException | IllegalArgumentException | NullPointerException
-        | java.nio.BufferUnderflowException e) {
+    } catch (RuntimeException e) {
       throw FbWrite.corrupt(objectName, "transaction log", e);
     }
   }

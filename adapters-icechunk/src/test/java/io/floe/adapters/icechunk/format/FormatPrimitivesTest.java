@@ -48,6 +48,16 @@ class FormatPrimitivesTest {
   }
 
   @Test
+  void envelopeRefusesFramesCutShortOrLyingAboutTheirSize() {
+    byte[] sealed = Envelope.seal(SpecVersion.V2, FileType.SNAPSHOT, new byte[1000]);
+    for (int n = Envelope.HEADER_LENGTH; n < sealed.length; n++) {
+      byte[] cut = Arrays.copyOf(sealed, n);
+      assertThatThrownBy(() -> Envelope.open("snapshots/X", cut, FileType.SNAPSHOT))
+          .isInstanceOf(IcechunkFormatException.class).hasMessageStartingWith("snapshots/X");
+    }
+  }
+
+  @Test
   void envelopeRoundTripsAndRecordsHeader() {
     byte[] sealed = Envelope.seal(SpecVersion.V2, FileType.MANIFEST, new byte[] {1, 2, 3});
     assertThat(Arrays.copyOf(sealed, 12)).isEqualTo(Envelope.MAGIC);

@@ -46,7 +46,7 @@ public class IcechunkZarrStoreTest {
 
     ReadSession session = repo.readonlySession(Ref.snapshot(id));
     assertThat(session.attributes("/")).containsEntry("title", "zarr-java");
-    assertThat(session.attributes("/inner")).containsEntry("depth", 1);
+    assertThat(session.attributes("/inner")).containsEntry("depth", 1L);
     assertThat(session.chunkRefs("/inner/temps").keySet())
         .containsExactly(ChunkIndex.of(0), ChunkIndex.of(1));
     assertThat(session.node("/inner/temps").orElseThrow().dimensionNames()).containsExactly("t");

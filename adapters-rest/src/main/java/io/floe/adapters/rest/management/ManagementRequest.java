@@ -1,6 +1,6 @@
 package io.floe.adapters.rest.management;
 
-import io.floe.adapters.rest.RequestIds;
+import io.floe.adapters.rest.RequestTracing;
 import io.floe.application.model.RequestInfo;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.security.Caller;
@@ -32,6 +32,7 @@ public final class ManagementRequest {
   public Caller caller() {
     if (caller == null) {
       caller = authentication.authenticate(bearerToken());
+      RequestTracing.authenticated(ctx, caller);
     }
     return caller;
   }
@@ -46,7 +47,19 @@ public final class ManagementRequest {
 
   /** This request as the use cases know it: its id (management routes take no idempotency key). */
   public RequestInfo request() {
-    return RequestIds.info(ctx, Optional.empty());
+    return new RequestInfo(RequestTracing.id(ctx), Optional.empty());
+  }
+
+  /** Floe's words, or the arraylake client's when it asks for them. */
+  public Vocabulary vocabulary() {
+    return Vocabulary.accepting(ctx.header("Accept"));
+  }
+
+  /** This server as the caller reached it: scheme, host and port. */
+  public String serverUrl() {
+    String host = ctx.host();
+    return ctx.scheme() + "://"
+        + (host == null || host.isBlank() ? "127.0.0.1:" + ctx.port() : host);
   }
 
   public <T> T body(Class<T> type) {
@@ -76,6 +89,8 @@ public final class ManagementRequest {
   /** Whether a request path belongs to the management API (and gets its error format). */
   public static boolean isManagementPath(String path) {
     return path.startsWith("/orgs/") || path.equals("/orgs") || path.startsWith("/user")
-        || path.startsWith("/api-clients") || path.startsWith("/teams");
+        || path.startsWith("/api-clients") || path.startsWith("/teams")
+        || path.startsWith("/repos/") || path.startsWith("/compute/") || path.equals("/compute")
+        || path.startsWith("/auth/");
   }
 }

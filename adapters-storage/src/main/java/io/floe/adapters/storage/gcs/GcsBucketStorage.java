@@ -8,7 +8,9 @@ import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.Storage.BlobListOption;
 import com.google.cloud.storage.Storage.BlobTargetOption;
+import io.floe.adapters.storage.BucketPrefix;
 import io.floe.application.port.out.BucketStorage;
+import io.floe.application.port.out.ListedObject;
 import io.floe.application.port.out.StorageException;
 import io.floe.application.port.out.StoredObject;
 import io.floe.domain.BucketConfig;
@@ -16,6 +18,7 @@ import io.floe.domain.DomainException;
 import io.floe.domain.StoragePath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -180,6 +183,28 @@ public final class GcsBucketStorage implements BucketStorage {
     return keys;
   }
 
+  @Override
+  public List<ListedObject> listObjects(StoragePath prefix, int limit) {
+    List<ListedObject> out = new ArrayList<>();
+    for (Blob blob : listing(prefix).iterateAll()) {
+      if (out.size() == limit) {
+        break;
+      }
+      toStoragePath(blob.getName()).ifPresent(key -> out.add(new ListedObject(key,
+          blob.getSize() == null ? 0 : blob.getSize(), lastWritten(blob))));
+    }
+    return out;
+  }
+
+  /** A generation's creation is the last write of the object (objects are never modified). */
+  private static Instant lastWritten(Blob blob) {
+    if (blob.getUpdateTimeOffsetDateTime() != null) {
+      return blob.getUpdateTimeOffsetDateTime().toInstant();
+    }
+    return blob.getCreateTimeOffsetDateTime() == null ? Instant.EPOCH
+        : blob.getCreateTimeOffsetDateTime().toInstant();
+  }
+
   /** Anything at all counts, including names no {@link StoragePath} can hold ({@code a/b/}). */
   @Override
   public boolean isEmptyUnder(StoragePath prefix) {
@@ -241,15 +266,16 @@ public final class GcsBucketStorage implements BucketStorage {
   }
 
   /** Segment-wise: the prefix {@code a} must not match {@code ab/c}. */
-  private static String listPrefix(StoragePath prefix) {
+  private String listPrefix(StoragePath prefix) {
+    BucketPrefix.require(bucket, prefix);
     return prefix.isRoot() ? "" : prefix.value() + "/";
   }
 
-  private static String objectName(StoragePath key) {
+  private String objectName(StoragePath key) {
     if (key.isRoot()) {
       throw new IllegalArgumentException("an object key must not be empty");
     }
-    return key.value();
+    return BucketPrefix.require(bucket, key).value();
   }
 
   private static Optional<StoragePath> toStoragePath(String name) {

@@ -1,6 +1,8 @@
 package io.floe.adapters.storage.s3;
 
+import io.floe.adapters.storage.BucketPrefix;
 import io.floe.application.port.out.BucketStorage;
+import io.floe.application.port.out.ListedObject;
 import io.floe.application.port.out.StorageException;
 import io.floe.application.port.out.StoredObject;
 import io.floe.domain.BucketConfig;
@@ -167,6 +169,22 @@ public final class S3BucketStorage implements BucketStorage {
     return keys;
   }
 
+  @Override
+  public List<ListedObject> listObjects(StoragePath prefix, int limit) {
+    List<ListedObject> out = new ArrayList<>();
+    forEachPage(prefix, page -> {
+      for (S3Object object : page.contents()) {
+        if (out.size() == limit) {
+          return false;
+        }
+        toStoragePath(object.key()).ifPresent(key ->
+            out.add(new ListedObject(key, object.size(), object.lastModified())));
+      }
+      return out.size() < limit;
+    });
+    return out;
+  }
+
   /**
    * Anything at all counts, including keys no {@link StoragePath} can name (folder markers such
    * as {@code a/b/}, which consoles create): a prefix holding them is not free to claim.
@@ -264,15 +282,16 @@ public final class S3BucketStorage implements BucketStorage {
   }
 
   /** Segment-wise: the prefix {@code a} must not match {@code ab/c}. */
-  private static String listPrefix(StoragePath prefix) {
+  private String listPrefix(StoragePath prefix) {
+    BucketPrefix.require(bucket, prefix);
     return prefix.isRoot() ? null : prefix.value() + "/";
   }
 
-  private static String objectKey(StoragePath key) {
+  private String objectKey(StoragePath key) {
     if (key.isRoot()) {
       throw new IllegalArgumentException("an object key must not be empty");
     }
-    return key.value();
+    return BucketPrefix.require(bucket, key).value();
   }
 
   private static Optional<StoragePath> toStoragePath(String key) {

@@ -32,9 +32,24 @@ public interface BucketStorage {
   /** Keys under {@code prefix} (segment-wise), in lexicographic order, at most {@code limit}. */
   List<StoragePath> list(StoragePath prefix, int limit);
 
+  /**
+   * As {@link #list}, with each object's size and last-modified time: what a garbage collector
+   * needs to tell old unreachable objects from ones a writer has just stored.
+   */
+  List<ListedObject> listObjects(StoragePath prefix, int limit);
+
   /** Whether nothing at all is stored under {@code prefix}. */
   default boolean isEmptyUnder(StoragePath prefix) {
     return list(prefix, 1).isEmpty();
+  }
+
+  /**
+   * Makes {@code location} ready for engines to write files directly in it, before anything is
+   * stored there. Object stores have no directories and need nothing; a filesystem creates the
+   * directory and its parents, because engines such as DuckDB do not. Stores nothing that
+   * {@link #list} or {@link #isEmptyUnder} would see.
+   */
+  default void prepareLocation(StoragePath location) {
   }
 
   void delete(StoragePath key);

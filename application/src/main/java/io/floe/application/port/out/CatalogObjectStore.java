@@ -15,12 +15,16 @@ import java.util.UUID;
  * {@link MetadataPointers} only.
  */
 public interface CatalogObjectStore {
-  /** Resolves a live namespace's table or view in one indexed query. */
+  /**
+   * Resolves a live namespace's table or view in one indexed query: the namespace's name is
+   * compared case-insensitively, the object's name exactly.
+   */
   Optional<CatalogObject> find(UUID orgId, CatalogName namespace, TableName name);
 
   /**
    * Whether a live table or view already lives at {@code path} on the bucket, or inside it, or
-   * around it: two catalog entries must never share files.
+   * around it (segment-wise; the bucket's root is around every location): two catalog entries
+   * must never share files.
    */
   boolean locationInUse(UUID bucketId, StoragePath path);
 
@@ -37,5 +41,10 @@ public interface CatalogObjectStore {
 
   void rename(UUID objectId, UUID newNamespaceId, TableName newName, Instant now);
 
+  /**
+   * Removes the table or view and the grants on it; false when it was gone. A table's claim on a
+   * prefix of its own stays, recording the namespace it was dropped from
+   * ({@link DroppedTableClaimStore}).
+   */
   boolean delete(UUID objectId);
 }

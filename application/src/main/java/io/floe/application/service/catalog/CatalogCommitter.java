@@ -70,17 +70,27 @@ public final class CatalogCommitter {
 
   /** Commits what {@code planner} plans; returns the result of the attempt that landed. */
   public <R> R commit(OrgContext context, String what, Planner<R> planner) {
-    Plan<R> plan = planner.plan();
-    for (int attempt = 1; attempt <= OPTIMISTIC_ATTEMPTS; attempt++) {
-      if (trySwap(context, plan)) {
-        return plan.result();
+    int attempt = 1;
+    try {
+      Plan<R> plan = planner.plan();
+      for (; attempt <= OPTIMISTIC_ATTEMPTS; attempt++) {
+        if (trySwap(context, plan)) {
+          LOG.info("commit of {}: committed after {} attempt(s)", what, attempt);
+          return plan.result();
+        }
+        LOG.debug("{} lost a race on attempt {}; planning it again", what, attempt);
+        if (attempt < OPTIMISTIC_ATTEMPTS) {
+          plan = planner.plan();
+        }
       }
-      LOG.debug("{} lost a race on attempt {}; planning it again", what, attempt);
-      if (attempt < OPTIMISTIC_ATTEMPTS) {
-        plan = planner.plan();
-      }
+      R result = commitLocked(context, what, planner, plan.objectIds());
+      LOG.info("commit of {}: committed after {} attempt(s), the last under locks", what,
+          attempt);
+      return result;
+    } catch (CommitFailedException e) {
+      LOG.info("commit of {}: conflict after {} attempt(s): {}", what, attempt, e.getMessage());
+      throw e;
     }
-    return commitLocked(context, what, planner, plan.objectIds());
   }
 
   /** Plans and swaps while holding the objects' row locks: nobody can move them meanwhile. */

@@ -1,5 +1,7 @@
 package io.floe.application.service.catalog;
 
+import io.floe.application.port.out.BucketStorage;
+import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.service.lifecycle.PrefixClaimer;
 import io.floe.application.port.out.OrgStore;
@@ -14,6 +16,7 @@ import io.floe.domain.StorageLocation;
 import io.floe.domain.StoragePath;
 import io.floe.domain.TableName;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -25,15 +28,24 @@ import org.apache.iceberg.exceptions.ForbiddenException;
  * A location a client asks for is ignored.
  */
 public final class TablePlacement {
+  /**
+   * Where engines write a table's files unless its properties say otherwise: the defaults of
+   * {@code write.data.path} and {@code write.metadata.path}.
+   */
+  private static final List<String> WRITER_DIRECTORIES = List.of("data", "metadata");
+
   private final OrgStore orgs;
   private final PrefixClaimer claimer;
   private final IdGenerator ids;
   private final PrefixGenerator prefixes;
+  private final BucketStorageProvider storage;
 
-  public TablePlacement(OrgStore orgs, PrefixClaimer claimer, IdGenerator ids) {
+  public TablePlacement(OrgStore orgs, PrefixClaimer claimer, IdGenerator ids,
+      BucketStorageProvider storage) {
     this.orgs = orgs;
     this.claimer = claimer;
     this.ids = ids;
+    this.storage = storage;
     this.prefixes = new PrefixGenerator(ids::randomBelow);
   }
 
@@ -55,6 +67,18 @@ public final class TablePlacement {
     String directory = name.pathSegment() + "-" + HexFormat.of().formatHex(ids.randomBytes(16));
     return Placed.existing(bucket, new StorageLocation(bucket.id(),
         namespace.prefix().resolve(directory)));
+  }
+
+  /**
+   * Readies a location handed to an engine before any metadata exists there (a staged create):
+   * the engine writes data files and manifests into it before the create commits, and some
+   * (DuckDB) create no directories on a local bucket. Called once the request is authorized and
+   * valid, so a refused request leaves nothing behind.
+   */
+  public void prepareForWriters(Placed placed) {
+    BucketStorage files = storage.open(placed.bucket());
+    StoragePath location = placed.location().path();
+    WRITER_DIRECTORIES.forEach(writers -> files.prepareLocation(location.resolve(writers)));
   }
 
   public Placed onOwnBucket(OrgContext context, Namespace namespace, TableName name,

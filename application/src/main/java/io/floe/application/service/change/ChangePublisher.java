@@ -9,6 +9,7 @@ import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.OrgContext;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -128,14 +129,15 @@ public final class ChangePublisher {
 
   private void record(OrgContext context, List<AuditedChange> changes,
       Optional<IdempotencyKey> key, Supplier<String> encodedResult) {
+    Instant now = clock.instant();
     if (!changes.isEmpty()) {
-      audit.append(context.org().id(), clock.instant(), context.caller().principal(),
+      audit.append(context.org().id(), now, context.caller().principal(),
           context.request().requestId(), changes);
     }
     key.ifPresent(k -> {
       boolean first = records.record(context.org().id(), context.caller().principal().id(),
           k.key(), new IdempotencyStore.Recorded(k.requestFingerprint(), encodedResult.get()),
-          clock.instant().plus(keyLifetime));
+          now.plus(keyLifetime), now);
       if (!first) {
         // Another request with this key made its change first; this one must not count twice.
         throw new CommitFailedException("A request with Idempotency-Key '%s' was processed "

@@ -8,6 +8,7 @@ import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.Operators;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.BucketConfig;
@@ -22,21 +23,30 @@ import java.util.UUID;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NotFoundException;
 
-/** Bucket configurations, managed by org admins; nothing that holds a prefix loses its bucket. */
+/**
+ * Bucket configurations, managed by org admins; nothing that holds a prefix loses its bucket. A
+ * local bucket is a directory on the server's own disk: only operators create or move one, and
+ * only where {@link LocalBucketPlacement} allows.
+ */
 public final class BucketManagementService implements BucketManagementUseCase {
   private final OrgStore orgs;
   private final UnitOfWork unitOfWork;
   private final IdGenerator ids;
   private final AccessPolicy policy;
   private final ChangePublisher publisher;
+  private final Operators operators;
+  private final LocalBucketPlacement localBuckets;
 
   public BucketManagementService(OrgStore orgs, UnitOfWork unitOfWork, IdGenerator ids,
-      AccessPolicy policy, ChangePublisher publisher) {
+      AccessPolicy policy, ChangePublisher publisher, Operators operators,
+      LocalBucketPlacement localBuckets) {
     this.orgs = orgs;
     this.unitOfWork = unitOfWork;
     this.ids = ids;
     this.policy = policy;
     this.publisher = publisher;
+    this.operators = operators;
+    this.localBuckets = localBuckets;
   }
 
   @Override
@@ -52,6 +62,9 @@ public final class BucketManagementService implements BucketManagementUseCase {
   @Override
   public BucketConfig create(OrgContext context, BucketSpec spec, boolean makeDefault) {
     policy.requireAdmin(context, "add bucket configurations");
+    if (spec.platform() == StoragePlatform.LOCAL) {
+      operators.require(context.caller(), "add local buckets");
+    }
     UUID orgId = context.org().id();
     BucketConfig bucket = validated(() -> new BucketConfig(ids.newId(), orgId, spec.nickname(),
         spec.platform(), spec.bucket(), spec.prefix(), spec.endpoint(), spec.region(),
@@ -62,6 +75,7 @@ public final class BucketManagementService implements BucketManagementUseCase {
             spec.nickname());
       }
       boolean isDefault = makeDefault || orgs.defaultBucket(orgId).isEmpty();
+      localBuckets.requirePlaceable(bucket);
       orgs.insertBucket(bucket);
       if (isDefault) {
         orgs.setDefaultBucket(orgId, bucket.id());
@@ -73,6 +87,11 @@ public final class BucketManagementService implements BucketManagementUseCase {
   @Override
   public BucketConfig update(OrgContext context, String nicknameOrId, BucketUpdate update) {
     policy.requireAdmin(context, "change bucket configurations");
+    if (update.movesData() && (find(context, nicknameOrId).platform() == StoragePlatform.LOCAL
+        || update.platform().filter(StoragePlatform.LOCAL.wireName()::equalsIgnoreCase)
+            .isPresent())) {
+      operators.require(context.caller(), "move local buckets");
+    }
     return unitOfWork.inTransaction(() -> {
       BucketConfig current = find(context, nicknameOrId);
       orgs.lockBucket(current.id());
@@ -88,6 +107,9 @@ public final class BucketManagementService implements BucketManagementUseCase {
           update.endpoint().orElse(current.endpoint()), update.region().orElse(current.region()),
           update.pathStyle().orElse(current.pathStyle()),
           update.credentials().orElse(current.credentials()), current.isDefault()));
+      if (update.movesData()) {
+        localBuckets.requirePlaceable(updated);
+      }
       return publisher.publishResultOf(context, BucketChanges.updated(current, update), () -> {
         orgs.updateBucket(updated);
         return find(context, current.id().toString());

@@ -98,6 +98,7 @@ public final class CreateTableService implements CreateTableUseCase {
         placed.rootUri(), properties);
     if (request.stageCreate()) {
       // The engine writes data files before the create commits: it needs access already.
+      placement.prepareForWriters(placed);
       return withStorageAccess(context, identifier, LoadTableResponse.builder()
           .withTableMetadata(metadata).build(), placed, delegation);
     }

@@ -1,2 +1,0 @@
-/** The fixture's (empty) application layer. */
-package io.floe.archfixture.application;
