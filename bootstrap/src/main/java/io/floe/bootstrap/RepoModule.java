@@ -46,7 +46,7 @@ final class RepoModule {
     this.directory = new RepoDirectoryService(orgRepos, store, policy, clock);
     this.browsing = new RepoBrowsingService(orgRepos, icechunk);
     this.opening = new RepoOpeningService(directory, credentials);
-    this.descriptions = new RepoDescriptionService(directory, store);
+    this.descriptions = new RepoDescriptionService(directory, store, publisher);
   }
 
   /**

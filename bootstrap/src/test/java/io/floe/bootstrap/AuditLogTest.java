@@ -128,6 +128,27 @@ class AuditLogTest {
   }
 
   @Test
+  void aRepoDescriptionChangedThroughTheArraylakeRouteIsRecorded() {
+    assertThat(admin.post(orgPath("/repos"), Map.of("name", "winds")).status()).isEqualTo(201);
+    assertThat(admin.patch(orgPath("/winds"), Map.of("description", "Winds at 10 m")).status())
+        .isEqualTo(200);
+    assertThat(admin.patch(orgPath("/winds"), Map.of("description", "")).status())
+        .isEqualTo(200);
+    // Refused (too long): changes nothing, records nothing.
+    assertThat(admin.patch(orgPath("/winds"), Map.of("description", "x".repeat(5000))).status())
+        .isEqualTo(400);
+
+    JsonNode log = admin.get(orgPath("/audit?target_kind=repo")).body();
+    assertThat(actions(log)).containsExactly("repo.update", "repo.update", "repo.create");
+    assertThat(targets(log)).containsOnly("repo winds");
+    assertThat(log.path("entries").get(0).path("details").path("description").asText())
+        .isEqualTo("cleared");
+    assertThat(log.path("entries").get(1).path("details").path("description").asText())
+        .isEqualTo("changed");
+    assertThat(log.toString()).doesNotContain("Winds at 10 m");
+  }
+
+  @Test
   void refusedAndFailedChangesLeaveNoEntry() {
     String ada = access.create("users", "ada");
     TestFloe.Org adaToken = access.tokenFor(ada);
