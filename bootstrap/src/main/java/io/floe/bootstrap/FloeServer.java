@@ -12,18 +12,24 @@ import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqPrincipalStore;
 import io.floe.adapters.persistence.SecretCipher;
+import io.floe.adapters.persistence.JooqWebSessionStore;
+import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
 import io.floe.adapters.rest.iceberg.IcebergResultCodec;
 import io.floe.adapters.rest.ServiceInfoRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
+import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.adapters.rest.management.AccessManagementRoutes;
 import io.floe.adapters.rest.management.AuditRoutes;
 import io.floe.adapters.rest.management.HostedServiceRoutes;
 import io.floe.adapters.rest.management.LocalBucketEndpoint;
 import io.floe.adapters.rest.management.OrgAdministrationRoutes;
 import io.floe.adapters.rest.management.OrgRoutes;
+import io.floe.adapters.rest.web.WebApp;
+import io.floe.adapters.rest.web.WebPaths;
+import io.floe.adapters.rest.web.WebUseCases;
 import io.floe.adapters.rest.management.UserRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.storage.local.LocalPaths;
@@ -46,6 +52,7 @@ import io.floe.application.service.access.OrgMembers;
 import io.floe.application.service.access.TeamService;
 import io.floe.application.service.access.TokenService;
 import io.floe.application.service.audit.AuditLogService;
+import io.floe.application.service.access.WebSessionService;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
@@ -71,6 +78,8 @@ import org.slf4j.LoggerFactory;
 public final class FloeServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FloeServer.class);
   private static final int DATABASE_POOL_SIZE = 16;
+  /** How long a web app session lasts at most (less when its API token expires sooner). */
+  private static final Duration WEB_SESSION_LIFETIME = Duration.ofHours(12);
 
   private final ServerSettings settings;
   private final StartedServices started;
@@ -128,26 +137,41 @@ public final class FloeServer implements AutoCloseable {
     started.push(new CleanupScheduler(lifecycle.cleanup, Duration.ofMinutes(1),
         Duration.ofHours(1)));
     OrgMembers members = new OrgMembers(identities);
+    MemberService memberService = new MemberService(identities, members, policy, publisher, ids);
+    TeamService teamService = new TeamService(identities, members, policy, publisher);
+    TokenService tokenService = new TokenService(identities, members, policy, ids, clock,
+        publisher);
+    GrantService grantService = new GrantService(grants, namespaces, objects, members, policy,
+        ids, clock, publisher);
     AccessManagementRoutes accessRoutes = new AccessManagementRoutes(authentication,
-        new MemberService(identities, members, policy, publisher, ids),
-        new TeamService(identities, members, policy, publisher),
-        new TokenService(identities, members, policy, ids, clock, publisher),
-        new GrantService(grants, namespaces, objects, members, policy, ids, clock, publisher));
+        memberService, teamService, tokenService, grantService);
+    OrgDirectoryService orgDirectory =
+        new OrgDirectoryService(new JooqOrgMembershipDirectory(database));
+    WebSessionService webSessions = new WebSessionService(authentication,
+        settings.oidc().filter(OidcSettings::browserSignIn)
+            .<IdentityTokens>map(oidc -> new JwksIdentityTokens(oidc.forIdTokens()))
+            .orElse(IdentityTokens.NONE),
+        identities::findByExternalId, principals, new JooqWebSessionStore(database), ids, clock,
+        WEB_SESSION_LIFETIME);
+    WebApp web = new WebApp(new WebUseCases(authentication, webSessions, orgDirectory,
+        namespaceModule.management, catalog.views.list(), catalog.tables.load(), grantService,
+        memberService, teamService, tokenService, namespaceModule.buckets, repoModule.directory,
+        repoModule.browsing), settings.oidc());
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, catalog.tables,
             catalog.views, settings.idempotencyLifetime()),
-        List.of(new ServiceInfoRoutes(FloeVersion.build().describe()),
+        List.of(new ServiceInfoRoutes(FloeVersion.build().describe(), WebPaths.ROOT),
             repoModule.routes(authentication, namespaceModule.buckets),
             namespaceModule.routes(authentication), accessRoutes,
             new AuditRoutes(authentication, new AuditLogService(auditLog, policy)),
-            new OrgRoutes(authentication,
-                new OrgDirectoryService(new JooqOrgMembershipDirectory(database))),
+            new OrgRoutes(authentication, orgDirectory),
             new OrgAdministrationRoutes(authentication, new OrgAdministrationService(
                 provisioning, orgs, operators, publisher, this::localDefaultBucket)),
             new UserRoutes(authentication), new LocalBucketEndpoint(),
             // Last: its patterns are broad, and Floe's own routes must win over them.
-            new HostedServiceRoutes()));
+            new HostedServiceRoutes()),
+        Optional.of(web));
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */
@@ -212,6 +236,11 @@ public final class FloeServer implements AutoCloseable {
 
   public String catalogUri() {
     return "http://" + settings.bind() + ":" + port() + IcebergRoutes.ROOT;
+  }
+
+  /** Where people open the web app. */
+  public String webUri() {
+    return "http://" + settings.bind() + ":" + port() + "/";
   }
 
   public ServerSettings settings() {

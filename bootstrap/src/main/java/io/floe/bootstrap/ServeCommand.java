@@ -101,6 +101,20 @@ final class ServeCommand implements Callable<Integer> {
           + "(env FLOE_OIDC_USER_CLAIM; default: ${DEFAULT-VALUE}).")
   String oidcUserClaim;
 
+  @Option(names = "--oidc-client-id", defaultValue = "${env:FLOE_OIDC_CLIENT_ID}",
+      paramLabel = "ID",
+      description = "The web app's client id at the issuer: people sign in to the web app there "
+          + "(authorization code with PKCE; endpoints from the issuer's discovery document; the "
+          + "redirect URI to register is http(s)://<this server>/ui/sign-in/callback) "
+          + "(env FLOE_OIDC_CLIENT_ID; default: API-token sign-in only).")
+  String oidcClientId;
+
+  @Option(names = "--oidc-client-secret", defaultValue = "${env:FLOE_OIDC_CLIENT_SECRET}",
+      paramLabel = "SECRET",
+      description = "The web app's client secret, for issuers that want one "
+          + "(env FLOE_OIDC_CLIENT_SECRET; default: a public client).")
+  String oidcClientSecret;
+
   @Option(names = "--local-bucket-root", paramLabel = "DIR",
       description = "A directory local buckets may be created in, by operators only; repeat "
           + "for several (env FLOE_LOCAL_BUCKET_ROOTS, separated by ':'; default: "
@@ -132,7 +146,8 @@ final class ServeCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--oidc-issuer needs --oidc-jwks-url");
     }
     return Optional.of(new OidcSettings(oidcIssuer, URI.create(oidcJwksUrl), oidcAudience,
-        oidcUserClaim));
+        oidcUserClaim, Optional.ofNullable(oidcClientId),
+        Optional.ofNullable(oidcClientSecret)));
   }
 
   @Override
@@ -150,12 +165,13 @@ final class ServeCommand implements Callable<Integer> {
       stopped.countDown();
     }, "floe-shutdown"));
     System.out.printf("%nFloe is running.%n"
+            + "  web app:              %s%n"
             + "  Iceberg REST catalog: %s%n"
             + "  warehouse:            %s%n"
             + "  admin token:          %s%n"
             + "  database:             %s%n"
             + "  local bucket roots:   %s%n%n",
-        server.catalogUri(), settings.org(), settings.adminTokenFile(),
+        server.webUri(), server.catalogUri(), settings.org(), settings.adminTokenFile(),
         database.map(DatabaseSettings::jdbcUrl)
             .orElse("embedded PostgreSQL in " + settings.embeddedPostgresDir()),
         settings.localBucketRoots().stream().map(Path::toString)

@@ -84,6 +84,8 @@ final class TestFloe implements AutoCloseable {
     properties.put(CatalogProperties.URI, uri());
     properties.put(CatalogProperties.WAREHOUSE_LOCATION, org.warehouse());
     properties.put("token", org.token());
+    // Said outright: a bearer token is OAuth2 to the client, which otherwise warns that it guessed.
+    properties.put("rest.auth.type", "oauth2");
     properties.putAll(extraProperties);
     RESTCatalog catalog = new RESTCatalog();
     catalog.setConf(new org.apache.hadoop.conf.Configuration());

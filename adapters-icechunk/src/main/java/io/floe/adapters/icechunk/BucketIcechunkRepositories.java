@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.adapters.icechunk.format.IcechunkFormatException;
 import io.floe.adapters.icechunk.format.NodeSnapshot;
 import io.floe.adapters.icechunk.format.ObjectId12;
+import io.floe.adapters.icechunk.icechest.IcechestTables;
+import io.floe.adapters.icechunk.icechest.SnapshotTables;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.IcechunkRepositories;
 import io.floe.application.port.out.RepoContentNotFoundException;
@@ -13,6 +15,7 @@ import io.floe.domain.BucketConfig;
 import io.floe.domain.RepoCommit;
 import io.floe.domain.RepoNode;
 import io.floe.domain.RepoRefs;
+import io.floe.domain.RepoTables;
 import io.floe.domain.StoragePath;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -73,6 +76,18 @@ public final class BucketIcechunkRepositories implements IcechunkRepositories {
           : session.children(node.path()).stream().map(NodeSnapshot::path).toList();
       return new RepoNode(node.path(), node.isArray() ? RepoNode.Kind.ARRAY : RepoNode.Kind.GROUP,
           session.attributes(node.path()), zarrJson, children);
+    });
+  }
+
+  @Override
+  public RepoTables tables(BucketConfig bucket, StoragePath prefix, String ref) {
+    return translated(() -> {
+      IcechunkRepository repository = open(bucket, prefix);
+      SnapshotTables read = IcechestTables.read(repository, RefNames.resolve(repository, ref));
+      return new RepoTables(read.tables().values().stream()
+          .map(table -> new RepoTables.Table(table.name(), table.group(), table.location(),
+              table.metadataLocation()))
+          .toList(), read.problems().stream().map(Object::toString).toList());
     });
   }
 

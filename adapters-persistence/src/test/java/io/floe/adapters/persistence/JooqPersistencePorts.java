@@ -16,6 +16,7 @@ import io.floe.application.port.out.PrefixClaimStore;
 import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.port.out.RepoStore;
 import io.floe.application.port.out.SoftDeleteStore;
+import io.floe.application.port.out.WebSessionStore;
 import io.floe.application.port.out.contract.PersistencePorts;
 import io.floe.domain.Namespace;
 import io.floe.domain.Repo;
@@ -137,6 +138,11 @@ final class JooqPersistencePorts implements PersistencePorts {
   @Override
   public AuditLog audit() {
     return new JooqAuditLog(database);
+  }
+
+  @Override
+  public WebSessionStore webSessions() {
+    return new JooqWebSessionStore(database);
   }
 
   @Override

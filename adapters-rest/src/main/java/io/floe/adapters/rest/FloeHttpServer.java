@@ -5,11 +5,14 @@ import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.iceberg.RestJson;
 import io.floe.adapters.rest.management.ManagementErrors;
 import io.floe.adapters.rest.management.ManagementRequest;
+import io.floe.adapters.rest.web.WebApp;
+import io.floe.adapters.rest.web.WebPaths;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.server.handler.GracefulHandler;
@@ -17,10 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Floe's HTTP server: health, the Iceberg REST catalog, and whatever other route groups bootstrap
- * adds. Every error, ours or the web framework's, is answered in the Iceberg error model. Every
- * request gets an id and one access-log line ({@link RequestTracing}). On stop, requests in
- * flight are allowed to finish.
+ * Floe's HTTP server: health, the Iceberg REST catalog, whatever other route groups bootstrap
+ * adds, and the web app. Every error of the APIs, ours or the web framework's, is answered in the
+ * Iceberg error model; the web app's as a page. Every request gets an id and one access-log line
+ * ({@link RequestTracing}). On stop, requests in flight are allowed to finish.
  */
 public final class FloeHttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FloeHttpServer.class);
@@ -29,9 +32,16 @@ public final class FloeHttpServer implements AutoCloseable {
   private static final long STOP_TIMEOUT_MS = 20_000;
 
   private final Javalin app;
+  private final Optional<WebApp> web;
 
   public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
       List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes) {
+    this(health, iceberg, moreRoutes, Optional.empty());
+  }
+
+  public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
+      List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes, Optional<WebApp> web) {
+    this.web = web;
     List<Consumer<io.javalin.config.RoutesConfig>> groups = new ArrayList<>(moreRoutes);
     this.app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
@@ -47,7 +57,8 @@ public final class FloeHttpServer implements AutoCloseable {
       health.register(config.routes);
       iceberg.register(config.routes);
       groups.forEach(group -> group.accept(config.routes));
-      config.routes.exception(HttpResponseException.class, FloeHttpServer::frameworkError);
+      web.ifPresent(app -> app.accept(config.routes));
+      config.routes.exception(HttpResponseException.class, this::frameworkError);
       config.routes.exception(Exception.class, (error, ctx) -> error(ctx,
           IcebergErrors.toResponse(error)));
       config.routes.error(404, "*", ctx -> {
@@ -91,7 +102,7 @@ public final class FloeHttpServer implements AutoCloseable {
         + ctx.scheme() + "://" + host + IcebergRoutes.ROOT + " as the catalog URI";
   }
 
-  private static void frameworkError(HttpResponseException error, Context ctx) {
+  private void frameworkError(HttpResponseException error, Context ctx) {
     String type = switch (error.getStatus()) {
       case 400 -> "BadRequestException";
       case 401 -> "NotAuthorizedException";
@@ -105,8 +116,15 @@ public final class FloeHttpServer implements AutoCloseable {
     error(ctx, IcebergErrors.of(error.getStatus(), type, message));
   }
 
-  /** Iceberg routes answer in the Iceberg error model; management routes as their clients expect. */
-  private static void error(Context ctx, ErrorResponse response) {
+  /**
+   * Iceberg routes answer in the Iceberg error model; management routes as their clients expect;
+   * the web app with a page.
+   */
+  private void error(Context ctx, ErrorResponse response) {
+    if (web.isPresent() && WebPaths.isWebPath(ctx.path())) {
+      web.get().errorPage(ctx, response.code(), response.message());
+      return;
+    }
     String body = ManagementRequest.isManagementPath(ctx.path())
         ? ManagementErrors.body(response) : RestJson.write(response);
     ctx.status(response.code()).contentType("application/json").result(body);

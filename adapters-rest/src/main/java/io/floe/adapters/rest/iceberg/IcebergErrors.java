@@ -83,7 +83,8 @@ public final class IcebergErrors {
     return ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build();
   }
 
-  static int statusOf(Exception error) {
+  /** The status an exception becomes, without logging it. */
+  public static int statusOf(Exception error) {
     for (Map.Entry<Class<? extends Exception>, Integer> entry : STATUS.entrySet()) {
       if (entry.getKey().isInstance(error)) {
         return entry.getValue();

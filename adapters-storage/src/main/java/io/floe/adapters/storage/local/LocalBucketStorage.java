@@ -89,6 +89,7 @@ public final class LocalBucketStorage implements BucketStorage {
     try {
       Path temp = writeTemp(data);
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      LocalPaths.syncDirectory(target.getParent());
     } catch (IOException e) {
       throw failure("write", key, e);
     }
@@ -102,6 +103,7 @@ public final class LocalBucketStorage implements BucketStorage {
       temp = writeTemp(data);
       // A hard link is created atomically and fails if the target exists: create-if-absent.
       Files.createLink(target, temp);
+      LocalPaths.syncDirectory(target.getParent());
       return true;
     } catch (FileAlreadyExistsException e) {
       return false;
@@ -127,6 +129,7 @@ public final class LocalBucketStorage implements BucketStorage {
       }
       Path temp = writeTemp(data);
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      LocalPaths.syncDirectory(target.getParent());
       return true;
     } catch (IOException e) {
       throw failure("write", key, e);
@@ -274,7 +277,7 @@ public final class LocalBucketStorage implements BucketStorage {
   private Path writeTemp(byte[] data) throws IOException {
     Path temps = housekeeping("tmp");
     Path temp = temps.resolve(UUID.randomUUID().toString());
-    try (var out = Files.newByteChannel(temp, Set.of(StandardOpenOption.CREATE_NEW,
+    try (FileChannel out = FileChannel.open(temp, Set.of(StandardOpenOption.CREATE_NEW,
         StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
         LocalPaths.fileAttributes())) {
       LocalPaths.restrict(temp, LocalPaths.FILE_MODE);
@@ -282,6 +285,9 @@ public final class LocalBucketStorage implements BucketStorage {
       while (buffer.hasRemaining()) {
         out.write(buffer);
       }
+      // On disk before it is renamed into place: a rename that survives a power loss must not
+      // name a file whose contents did not.
+      out.force(true);
     }
     return temp;
   }

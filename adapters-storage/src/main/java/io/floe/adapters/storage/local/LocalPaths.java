@@ -4,12 +4,14 @@ import io.floe.application.port.out.LocalDirectories;
 import io.floe.application.port.out.RefusedLocationException;
 import io.floe.application.port.out.StorageException;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
@@ -74,6 +76,7 @@ public final class LocalPaths implements LocalDirectories {
       try {
         Files.createDirectory(p, directoryAttributes());
         restrict(p, DIRECTORY_MODE);
+        syncDirectory(p.getParent()); // the new entry survives a power loss
       } catch (FileAlreadyExistsException e) {
         // Created concurrently: fine, the caller checks where it leads.
       } catch (IOException e) {
@@ -81,6 +84,21 @@ public final class LocalPaths implements LocalDirectories {
       }
     }
     return !missing.isEmpty();
+  }
+
+  /**
+   * Forces {@code directory}'s entries to disk, so that a file created, linked or renamed into it
+   * is still there after a power loss (the file's own contents are forced separately). Where the
+   * platform cannot open a directory for this (Windows), the file system's own ordering is all
+   * there is.
+   */
+  static void syncDirectory(Path directory) throws IOException {
+    if (!POSIX || directory == null) {
+      return;
+    }
+    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+      channel.force(true);
+    }
   }
 
   static FileAttribute<?>[] fileAttributes() {

@@ -188,4 +188,12 @@ public abstract class PersistenceContracts {
       return backend;
     }
   }
+
+  @Nested
+  class WebSessions extends WebSessionStoreContract {
+    @Override
+    protected PersistencePorts ports() {
+      return backend;
+    }
+  }
 }

@@ -19,6 +19,7 @@ import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.port.out.RepoStore;
 import io.floe.application.port.out.SoftDeleteStore;
 import io.floe.application.port.out.UnitOfWork;
+import io.floe.application.port.out.WebSessionStore;
 import io.floe.domain.Namespace;
 import io.floe.domain.Repo;
 
@@ -66,6 +67,8 @@ public interface PersistencePorts extends AutoCloseable {
   IdempotencyStore idempotency();
 
   AuditLog audit();
+
+  WebSessionStore webSessions();
 
   /**
    * Whether a transaction locks single rows, so that another one skips the rows it holds where a

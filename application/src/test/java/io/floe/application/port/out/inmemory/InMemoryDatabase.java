@@ -15,6 +15,7 @@ import io.floe.domain.PrefixClaim;
 import io.floe.domain.Principal;
 import io.floe.domain.Repo;
 import io.floe.domain.Role;
+import io.floe.domain.WebSession;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -125,6 +126,7 @@ public final class InMemoryDatabase implements UnitOfWork {
   final Table<IdempotencyKey, IdempotencyRow> idempotency = table();
   final Table<UUID, PendingCreationStore.Pending> pending = table();
   final Table<Long, AuditRow> auditLog = table();
+  final Table<UUID, WebSession> webSessions = table();
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Clock clock;

@@ -29,6 +29,7 @@ public final class InMemoryPersistence implements PersistencePorts {
   private final InMemorySoftDeleteStore<Repo> repoDeletes;
   private final InMemoryIdempotencyStore idempotency;
   private final InMemoryAuditLog audit;
+  private final InMemoryWebSessionStore webSessions;
 
   public InMemoryPersistence() {
     this(Clock.systemUTC());
@@ -55,6 +56,7 @@ public final class InMemoryPersistence implements PersistencePorts {
     this.repoDeletes = InMemorySoftDeleteStore.repos(db);
     this.idempotency = new InMemoryIdempotencyStore(db);
     this.audit = new InMemoryAuditLog(db);
+    this.webSessions = new InMemoryWebSessionStore(db);
   }
 
   /** A transaction holds the whole database: another one waits rather than skipping rows. */
@@ -161,5 +163,10 @@ public final class InMemoryPersistence implements PersistencePorts {
   @Override
   public InMemoryAuditLog audit() {
     return audit;
+  }
+
+  @Override
+  public InMemoryWebSessionStore webSessions() {
+    return webSessions;
   }
 }
