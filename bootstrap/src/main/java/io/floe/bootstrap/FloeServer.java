@@ -1,7 +1,7 @@
 package io.floe.bootstrap;
 
 import io.floe.adapters.persistence.Database;
-import io.floe.adapters.persistence.DatabaseSettings;
+import io.floe.adapters.persistence.JooqAuditLog;
 import io.floe.adapters.persistence.JooqCatalogObjectStore;
 import io.floe.adapters.persistence.JooqGrantStore;
 import io.floe.adapters.persistence.JooqIdempotencyStore;
@@ -11,6 +11,7 @@ import io.floe.adapters.persistence.JooqOrgMembershipDirectory;
 import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqPrincipalStore;
+import io.floe.adapters.persistence.SecretCipher;
 import io.floe.adapters.persistence.JooqWebSessionStore;
 import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
 import io.floe.adapters.rest.FloeHttpServer;
@@ -21,6 +22,7 @@ import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.adapters.rest.management.AccessManagementRoutes;
+import io.floe.adapters.rest.management.AuditRoutes;
 import io.floe.adapters.rest.management.HostedServiceRoutes;
 import io.floe.adapters.rest.management.LocalBucketEndpoint;
 import io.floe.adapters.rest.management.OrgAdministrationRoutes;
@@ -49,6 +51,7 @@ import io.floe.application.service.access.MemberService;
 import io.floe.application.service.access.OrgMembers;
 import io.floe.application.service.access.TeamService;
 import io.floe.application.service.access.TokenService;
+import io.floe.application.service.audit.AuditLogService;
 import io.floe.application.service.access.WebSessionService;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.TablePlacement;
@@ -60,12 +63,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -83,31 +82,29 @@ public final class FloeServer implements AutoCloseable {
   private static final Duration WEB_SESSION_LIFETIME = Duration.ofHours(12);
 
   private final ServerSettings settings;
-  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  private final StartedServices started;
   private final OrgProvisioningService provisioning;
   private final JooqOrgStore orgs;
   private final Database database;
   private final FloeHttpServer http;
 
-  private FloeServer(ServerSettings settings, Clock clock, LifecycleProbe probe) {
+  private FloeServer(ServerSettings settings, Clock clock, LifecycleProbe probe,
+      StartedServices started) {
     this.settings = settings;
+    this.started = started;
     createDirectories(settings.dataDir());
-    DatabaseSettings databaseSettings = settings.database().orElseGet(() -> {
-      EmbeddedPostgresServer postgres =
-          EmbeddedPostgresServer.start(settings.embeddedPostgresDir());
-      started.push(postgres);
-      return postgres.settings();
-    });
-    Database database = Database.open(databaseSettings, DATABASE_POOL_SIZE);
+    // The key first: a missing or malformed key file stops the start before anything runs.
+    SecretCipher cipher = SecretKeys.cipher(settings.secretKey(), settings.dataDir());
+    Database database = CatalogDatabase.open(settings, DATABASE_POOL_SIZE, started);
+    CatalogDatabase.sealCredentials(database, cipher);
     this.database = database;
-    started.push(database);
     StorageAdapters storage = new StorageAdapters();
     started.push(storage);
 
     IdGenerator ids = new SecureRandomIdGenerator();
     JooqGrantStore grants = new JooqGrantStore(database);
     AccessPolicy policy = new AccessPolicy(grants);
-    JooqOrgStore orgs = new JooqOrgStore(database);
+    JooqOrgStore orgs = new JooqOrgStore(database, cipher);
     this.orgs = orgs;
     JooqPrincipalStore principals = new JooqPrincipalStore(database);
     JooqNamespaceStore namespaces = new JooqNamespaceStore(database);
@@ -127,7 +124,8 @@ public final class FloeServer implements AutoCloseable {
     AuthenticationService authentication = new AuthenticationService(principals, orgs, clock,
         settings.oidc().<IdentityTokens>map(JwksIdentityTokens::new).orElse(IdentityTokens.NONE),
         identities::findByExternalId);
-    ChangePublisher publisher = new ChangePublisher(new JooqIdempotencyStore(database),
+    JooqAuditLog auditLog = new JooqAuditLog(database);
+    ChangePublisher publisher = new ChangePublisher(new JooqIdempotencyStore(database), auditLog,
         new IcebergResultCodec(), database, clock, settings.idempotencyLifetime());
     LifecycleModule lifecycle = new LifecycleModule(database, orgs, namespaces, claimer, storage,
         clock, policy, settings.namespaceRecoveryPeriod(), probe, publisher);
@@ -136,18 +134,19 @@ public final class FloeServer implements AutoCloseable {
     CatalogModule catalog = new CatalogModule(objects, locator, policy, metadataFiles, placement,
         publisher, database, storage, storage, ids, clock);
     RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, storage, ids,
-        clock, policy);
+        clock, policy, publisher);
     RepoTablesModule repoTables = new RepoTablesModule(database, orgs, storage, policy,
         metadataFiles, placement, publisher, storage, namespaceModule.icebergNamespaces, catalog);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
     started.push(new CleanupScheduler(lifecycle.cleanup, Duration.ofMinutes(1),
         Duration.ofHours(1)));
     OrgMembers members = new OrgMembers(identities);
-    MemberService memberService = new MemberService(identities, members, policy, database, ids);
-    TeamService teamService = new TeamService(identities, members, policy);
-    TokenService tokenService = new TokenService(identities, members, policy, ids, clock);
+    MemberService memberService = new MemberService(identities, members, policy, publisher, ids);
+    TeamService teamService = new TeamService(identities, members, policy, publisher);
+    TokenService tokenService = new TokenService(identities, members, policy, ids, clock,
+        publisher);
     GrantService grantService = new GrantService(grants, namespaces, objects, members, policy,
-        ids, clock);
+        ids, clock, publisher);
     AccessManagementRoutes accessRoutes = new AccessManagementRoutes(authentication,
         memberService, teamService, tokenService, grantService);
     OrgDirectoryService orgDirectory =
@@ -169,9 +168,10 @@ public final class FloeServer implements AutoCloseable {
         List.of(new ServiceInfoRoutes(FloeVersion.build().describe(), WebPaths.ROOT),
             repoModule.routes(authentication, namespaceModule.buckets),
             namespaceModule.routes(authentication), accessRoutes,
+            new AuditRoutes(authentication, new AuditLogService(auditLog, policy)),
             new OrgRoutes(authentication, orgDirectory),
             new OrgAdministrationRoutes(authentication, new OrgAdministrationService(
-                provisioning, orgs, operators, this::localDefaultBucket)),
+                provisioning, orgs, operators, publisher, this::localDefaultBucket)),
             new UserRoutes(authentication), new LocalBucketEndpoint(),
             // Last: its patterns are broad, and Floe's own routes must win over them.
             new HostedServiceRoutes()),
@@ -188,17 +188,16 @@ public final class FloeServer implements AutoCloseable {
    * and stop a change between two steps to see what the next start makes of it.
    */
   static FloeServer start(ServerSettings settings, Clock clock, LifecycleProbe probe) {
-    FloeServer server = null;
+    // Outside the server, so that a failure while it is being built still stops what started.
+    StartedServices started = new StartedServices();
     try {
-      server = new FloeServer(settings, clock, probe);
+      FloeServer server = new FloeServer(settings, clock, probe, started);
       server.provisionDefaultOrg();
       server.http.start(settings.bind(), settings.port());
-      server.started.push(server.http);
+      started.push(server.http);
       return server;
     } catch (RuntimeException e) {
-      if (server != null) {
-        server.close();
-      }
+      started.close();
       throw e;
     }
   }
@@ -264,41 +263,16 @@ public final class FloeServer implements AutoCloseable {
 
   @Override
   public void close() {
-    while (!started.isEmpty()) {
-      AutoCloseable next = started.pop();
-      try {
-        next.close();
-      } catch (Exception e) {
-        LOG.warn("could not stop {} cleanly: {}", next.getClass().getSimpleName(), e.toString());
-      }
-    }
+    started.close();
   }
 
   private void provisionDefaultOrg() {
     boolean created = provisionOrg(settings.org(), settings.defaultBucketDir(),
-        settings.bootstrapToken(), secret -> writeSecret(settings.adminTokenFile(), secret));
+        settings.bootstrapToken(),
+        secret -> OwnerOnlyFiles.write(settings.adminTokenFile(), secret));
     if (created) {
       LOG.info("created org '{}' with Iceberg enabled and the default bucket {}", settings.org(),
           settings.defaultBucketDir());
-    }
-  }
-
-  /** Writes a secret readable by the owner only (mode 600), never briefly readable by others. */
-  private static void writeSecret(Path file, String secret) {
-    try {
-      Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.deleteIfExists(temp);
-      try {
-        Files.createFile(temp, PosixFilePermissions.asFileAttribute(
-            PosixFilePermissions.fromString("rw-------")));
-      } catch (UnsupportedOperationException e) {
-        Files.createFile(temp);
-      }
-      Files.writeString(temp, secret + "\n", StandardOpenOption.WRITE);
-      Files.move(temp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not write " + file, e);
     }
   }
 

@@ -12,6 +12,7 @@ import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.security.AccessPolicy;
+import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.repo.OrgRepos;
 import io.floe.application.service.repo.RepoBrowsingService;
 import io.floe.application.service.repo.RepoDirectoryService;
@@ -35,17 +36,17 @@ final class RepoModule {
 
   RepoModule(Database database, JooqOrgStore orgs, LifecycleModule lifecycle,
       BucketStorageProvider storage, CredentialVendor credentials, IdGenerator ids, Clock clock,
-      AccessPolicy policy) {
+      AccessPolicy policy, ChangePublisher publisher) {
     JooqRepoStore store = new JooqRepoStore(database);
     BucketIcechunkRepositories icechunk = new BucketIcechunkRepositories(storage);
     OrgRepos orgRepos = new OrgRepos(orgs, store, policy);
     this.lifecycle = new RepoLifecycleService(orgRepos, orgs, store, lifecycle.repoDeletes,
         lifecycle.creation, lifecycle.deletion, lifecycle.names, icechunk, database, ids, clock,
-        policy);
+        policy, publisher);
     this.directory = new RepoDirectoryService(orgRepos, store, policy, clock);
     this.browsing = new RepoBrowsingService(orgRepos, icechunk);
     this.opening = new RepoOpeningService(directory, credentials);
-    this.descriptions = new RepoDescriptionService(directory, store);
+    this.descriptions = new RepoDescriptionService(directory, store, publisher);
   }
 
   /**

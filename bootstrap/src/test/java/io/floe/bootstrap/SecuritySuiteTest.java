@@ -424,6 +424,23 @@ class SecuritySuiteTest {
     return "{\"requirements\":[],\"updates\":[" + update + "]}";
   }
 
+  @Test
+  void theAuditLogIsTheAdminsAloneAndNamesNoSecret() {
+    String writer = access.create("users", "writer");
+    access.grant(writer, "sales", null, "write");
+    ManagementApi.Reply issued = access.admin().post("/orgs/" + org.warehouse() + "/tokens",
+        Map.of("principal_id", writer));
+    TestFloe.Org writerToken = new TestFloe.Org(org.warehouse(),
+        issued.body().path("token").asText());
+    String path = "/orgs/" + org.warehouse() + "/audit";
+    assertThat(access.as(writerToken).get(path).status()).isEqualTo(403);
+    assertThat(access.as(otherOrg).get(path).status()).isEqualTo(404);
+    assertThat(access.as(new TestFloe.Org(org.warehouse(), null)).get(path).status())
+        .isEqualTo(401);
+    assertThat(auditLog()).contains("token.issue")
+        .doesNotContain(issued.body().path("token").asText());
+  }
+
   private String location(String table) {
     return admin.get("/namespaces/sales/tables/" + table).body().path("metadata")
         .path("location").asText();
@@ -488,14 +505,25 @@ class SecuritySuiteTest {
     return commit(Map.of("action", "set-properties", "updates", Map.of(key, value)));
   }
 
-  /** Sends the requests and shows each refused with one of {@code statuses}, nothing changed. */
+  /**
+   * Sends the requests and shows each refused with one of {@code statuses}, nothing changed and
+   * nothing recorded in the org's audit log.
+   */
   private void refusedWithNothingChanged(Supplier<List<IcebergHttp.Reply>> requests,
       Integer... statuses) {
     Path bucket = directory.resolve("buckets").resolve(org.warehouse());
     CatalogState before = CatalogState.of(admin, bucket);
+    String auditBefore = auditLog();
     for (IcebergHttp.Reply reply : requests.get()) {
       assertThat(reply.status()).as(reply.body().toString()).isIn((Object[]) statuses);
     }
     assertThat(CatalogState.of(admin, bucket)).isEqualTo(before);
+    assertThat(auditLog()).isEqualTo(auditBefore);
+  }
+
+  private String auditLog() {
+    ManagementApi.Reply log = access.admin().get("/orgs/" + org.warehouse() + "/audit");
+    assertThat(log.status()).isEqualTo(200);
+    return log.body().toString();
   }
 }

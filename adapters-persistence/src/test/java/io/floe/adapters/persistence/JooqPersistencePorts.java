@@ -1,5 +1,6 @@
 package io.floe.adapters.persistence;
 
+import io.floe.application.port.out.AuditLog;
 import io.floe.application.port.out.DroppedTableClaimStore;
 import io.floe.application.port.out.GrantStore;
 import io.floe.application.port.out.IdempotencyStore;
@@ -25,6 +26,7 @@ import io.floe.domain.Repo;
 final class JooqPersistencePorts implements PersistencePorts {
   private final Database database;
   private final JooqCatalogObjectStore objects;
+  private final SecretCipher cipher = TestDatabases.cipher();
 
   private JooqPersistencePorts(Database database) {
     this.database = database;
@@ -46,7 +48,7 @@ final class JooqPersistencePorts implements PersistencePorts {
 
   @Override
   public OrgStore orgs() {
-    return new JooqOrgStore(database);
+    return new JooqOrgStore(database, cipher);
   }
 
   @Override
@@ -137,6 +139,11 @@ final class JooqPersistencePorts implements PersistencePorts {
   @Override
   public IdempotencyStore idempotency() {
     return new JooqIdempotencyStore(database);
+  }
+
+  @Override
+  public AuditLog audit() {
+    return new JooqAuditLog(database);
   }
 
   @Override

@@ -2,10 +2,12 @@ package io.floe.adapters.rest.management;
 
 import io.floe.adapters.rest.RequestTracing;
 import io.floe.adapters.rest.http.RequestInput;
+import io.floe.application.model.RequestInfo;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
 import io.javalin.http.Context;
+import java.util.Optional;
 
 /**
  * One management API request: the caller from the bearer token, the org from the {@code {org}}
@@ -39,9 +41,14 @@ public final class ManagementRequest {
   /** The caller inside the org named by the {@code {org}} path parameter. */
   public OrgContext scope() {
     if (scope == null) {
-      scope = authentication.enterOrg(caller(), ctx.pathParam("org"));
+      scope = authentication.enterOrg(caller(), ctx.pathParam("org")).on(request());
     }
     return scope;
+  }
+
+  /** This request as the use cases know it: its id (management routes take no idempotency key). */
+  public RequestInfo request() {
+    return new RequestInfo(RequestTracing.id(ctx), Optional.empty());
   }
 
   /** Floe's words, or the arraylake client's when it asks for them. */

@@ -1,7 +1,9 @@
 package io.floe.adapters.rest.web;
 
+import io.floe.adapters.rest.RequestTracing;
 import io.floe.adapters.rest.web.view.Chrome;
 import io.floe.adapters.rest.web.view.Crumb;
+import io.floe.application.model.RequestInfo;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.access.WebSessionsUseCase;
 import io.floe.application.port.in.access.WebSessionsUseCase.ActiveSession;
@@ -56,7 +58,9 @@ public final class WebRequest {
   /** The signed-in caller inside the org named by the {@code {org}} path parameter. */
   public OrgContext scope() {
     if (scope == null) {
-      scope = authentication.enterOrg(session().caller(), org());
+      // The request's id goes with it, so a change made from a page is found in the audit log.
+      scope = authentication.enterOrg(session().caller(), org())
+          .on(new RequestInfo(RequestTracing.id(ctx), Optional.empty()));
     }
     return scope;
   }

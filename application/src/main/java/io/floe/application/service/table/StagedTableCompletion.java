@@ -3,9 +3,11 @@ package io.floe.application.service.table;
 import io.floe.application.iceberg.ClientUpdates;
 import io.floe.application.iceberg.FlatIdentifiers;
 import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.model.AuditAction;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogChanges;
 import io.floe.application.service.catalog.CatalogEntries;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.TableLocations;
@@ -82,7 +84,9 @@ public final class StagedTableCompletion {
     entries.requireUnused(placed);
     TableMetadata written = files.writeTable(placed.bucket(), metadata, Optional.empty());
     LoadTableResponse response = LoadTableResponse.builder().withTableMetadata(written).build();
-    return publisher.publish(context, response, () -> entries.insert(new CatalogEntries.NewEntry(
+    return publisher.publish(context, CatalogChanges.created(AuditAction.TABLE_CREATE,
+        CatalogObject.Kind.TABLE, identifier, written.metadataFileLocation())
+        .with("staged", true), response, () -> entries.insert(new CatalogEntries.NewEntry(
         ids.newId(), namespace, FlatIdentifiers.tableName(identifier), CatalogObject.Kind.TABLE,
         written.metadataFileLocation(), placed.location(), false), identifier));
   }

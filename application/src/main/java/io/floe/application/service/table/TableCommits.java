@@ -2,8 +2,10 @@ package io.floe.application.service.table;
 
 import io.floe.application.iceberg.ClientUpdates;
 import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.model.AuditAction;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogChanges;
 import io.floe.application.service.catalog.CatalogCommitter;
 import io.floe.application.service.catalog.CatalogCommitter.Plan;
 import io.floe.application.service.catalog.CatalogCommitter.Swap;
@@ -12,6 +14,7 @@ import io.floe.application.service.catalog.ResolvedObject;
 import io.floe.application.service.catalog.TableLocations;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
+import io.floe.domain.CatalogObject;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -88,7 +91,10 @@ public final class TableCommits {
       TableMetadata written = files.writeTable(table.bucket(), updated.get(),
           Optional.of(base.metadataFileLocation()));
       swaps.add(new Swap(table.object().id(), table.object().metadataLocation(),
-          written.metadataFileLocation()));
+          written.metadataFileLocation(), CatalogChanges.committed(AuditAction.TABLE_COMMIT,
+              CatalogObject.Kind.TABLE, changes.get(i).identifier(),
+              table.object().metadataLocation(), written.metadataFileLocation(),
+              changes.get(i).updates())));
       results.add(written);
     }
     return new Plan<>(swaps, results);

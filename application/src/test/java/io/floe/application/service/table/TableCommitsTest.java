@@ -59,7 +59,7 @@ class TableCommitsTest {
     }
   };
   private final ChangePublisher publisher = new ChangePublisher(bed.store.idempotency(),
-      bed.codec, unitOfWork, bed.clock, Testbed.KEY_LIFETIME);
+      bed.store.audit(), bed.codec, unitOfWork, bed.clock, Testbed.KEY_LIFETIME);
   private final AccessPolicy policy = bed.policy();
   private final CatalogLocator locator = bed.locator();
   private final TableCommits commits = new TableCommits(locator, policy, bed.files,

@@ -1,12 +1,16 @@
 package io.floe.application.service.repo.tables;
 
 import io.floe.application.iceberg.MetadataFiles;
-import io.floe.application.port.out.RepoTablePointers;
+import io.floe.application.model.AuditAction;
+import io.floe.application.model.AuditedChange;
 import io.floe.application.port.out.RepoTablePointers.RepoTable;
+import io.floe.application.port.out.RepoTablePointers;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogChanges;
 import io.floe.application.service.catalog.TableLocations;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.table.TableChanges;
+import io.floe.domain.CatalogObject;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -58,12 +62,20 @@ public final class RepoTableCommits {
               namespace.repo().location().path(), branch));
       List<RepoTablePointers.Move> moves = new ArrayList<>();
       List<TableMetadata> results = new ArrayList<>();
+      List<AuditedChange> audited = new ArrayList<>();
       for (UpdateTableRequest change : changes) {
+        int movesBefore = moves.size();
         TableMetadata committed = plan(head, change, moves);
         results.add(committed);
+        if (moves.size() > movesBefore) {
+          RepoTablePointers.Move move = moves.get(moves.size() - 1);
+          audited.add(CatalogChanges.committed(AuditAction.TABLE_COMMIT, CatalogObject.Kind.TABLE,
+              change.identifier(), move.expectedMetadataLocation(), move.metadataLocation(),
+              change.updates()));
+        }
       }
       return new RepoTableCommitter.Plan<>(new RepoTablePointers.Commit(branch, moves, List.of(),
-          "Iceberg commit to " + what + " through Floe"), result.apply(results));
+          "Iceberg commit to " + what + " through Floe"), result.apply(results), audited);
     });
   }
 

@@ -1,10 +1,12 @@
 package io.floe.application.service.repo.tables;
 
+import io.floe.application.model.AuditedChange;
 import io.floe.application.port.out.RepoCommitLocks;
 import io.floe.application.port.out.RepoTablePointers;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.change.ChangePublisher;
+import java.util.List;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +28,8 @@ public final class RepoTableCommitter {
   static final int LOCKED_ATTEMPTS = 5;
 
   /** What one attempt planned: the Icechunk commit that publishes it, and its result. */
-  public record Plan<R>(RepoTablePointers.Commit commit, R result) {}
+  /** What to commit, the answer, and what the audit log records of it. */
+  public record Plan<R>(RepoTablePointers.Commit commit, R result, List<AuditedChange> changes) {}
 
   /** Plans a change on the branch's current head; may be called again after a lost race. */
   @FunctionalInterface
@@ -75,7 +78,7 @@ public final class RepoTableCommitter {
   private boolean tryPublish(OrgContext context, RepoNamespace namespace, Plan<?> plan) {
     RepoTablePointers.Commit commit = plan.commit();
     try {
-      publisher.publish(context, plan.result(), () -> {
+      publisher.publish(context, plan.changes(), plan.result(), () -> {
         if (!commit.moves().isEmpty() || !commit.declarations().isEmpty()) {
           pointers.commit(namespace.bucket(), namespace.repo().location().path(), commit)
               .orElseThrow(LostRace::new);

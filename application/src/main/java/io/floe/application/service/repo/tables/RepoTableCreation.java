@@ -3,14 +3,17 @@ package io.floe.application.service.repo.tables;
 import io.floe.application.iceberg.FlatIdentifiers;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.model.AccessDelegation;
+import io.floe.application.model.AuditAction;
 import io.floe.application.port.in.table.CreateTableUseCase;
 import io.floe.application.port.out.RepoTablePointers;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogChanges;
 import io.floe.application.service.catalog.TableLocations;
 import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.storage.TableStorageAccess;
 import io.floe.application.service.table.StagedTableCompletion;
+import io.floe.domain.CatalogObject;
 import io.floe.domain.StoragePath;
 import io.floe.domain.TableName;
 import java.util.List;
@@ -139,7 +142,9 @@ public final class RepoTableCreation {
       return new RepoTableCommitter.Plan<>(new RepoTablePointers.Commit(branch, List.of(),
           List.of(new RepoTablePointers.Declaration(DECLARING_GROUP, identifier.name(), rootUri,
               first.metadataFileLocation())),
-          "Create Iceberg table " + identifier.name() + " through Floe"), response);
+          "Create Iceberg table " + identifier.name() + " through Floe"), response,
+          List.of(CatalogChanges.created(AuditAction.TABLE_CREATE, CatalogObject.Kind.TABLE,
+              identifier, first.metadataFileLocation())));
     });
   }
 

@@ -190,6 +190,14 @@ public abstract class PersistenceContracts {
   }
 
   @Nested
+  class Audit extends AuditLogContract {
+    @Override
+    protected PersistencePorts ports() {
+      return backend;
+    }
+  }
+
+  @Nested
   class WebSessions extends WebSessionStoreContract {
     @Override
     protected PersistencePorts ports() {

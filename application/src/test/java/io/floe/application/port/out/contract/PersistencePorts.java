@@ -1,5 +1,6 @@
 package io.floe.application.port.out.contract;
 
+import io.floe.application.port.out.AuditLog;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.DroppedTableClaimStore;
 import io.floe.application.port.out.GrantStore;
@@ -67,6 +68,8 @@ public interface PersistencePorts extends AutoCloseable {
   RepoCommitLocks repoCommitLocks();
 
   IdempotencyStore idempotency();
+
+  AuditLog audit();
 
   WebSessionStore webSessions();
 

@@ -1,5 +1,6 @@
 package io.floe.application.port.out.inmemory;
 
+import io.floe.application.model.AuditEntry;
 import io.floe.application.port.out.IdempotencyStore;
 import io.floe.application.port.out.NameRegistry;
 import io.floe.application.port.out.PendingCreationStore;
@@ -89,6 +90,8 @@ public final class InMemoryDatabase implements UnitOfWork {
 
   record IdempotencyRow(IdempotencyStore.Recorded recorded, Instant expiresAt) {}
 
+  record AuditRow(UUID orgId, AuditEntry entry) {}
+
   /**
    * A namespace's or repo's row with the soft-delete columns both tables share. The owner record
    * carries {@code deleted_at} itself.
@@ -122,6 +125,7 @@ public final class InMemoryDatabase implements UnitOfWork {
   final Table<UUID, GrantRow> grants = table();
   final Table<IdempotencyKey, IdempotencyRow> idempotency = table();
   final Table<UUID, PendingCreationStore.Pending> pending = table();
+  final Table<Long, AuditRow> auditLog = table();
   final Table<UUID, WebSession> webSessions = table();
 
   private final ReentrantLock lock = new ReentrantLock();

@@ -29,6 +29,7 @@ public final class InMemoryPersistence implements PersistencePorts {
   private final InMemorySoftDeleteStore<Repo> repoDeletes;
   private final InMemoryIdempotencyStore idempotency;
   private final InMemoryRepoCommitLocks repoCommitLocks;
+  private final InMemoryAuditLog audit;
   private final InMemoryWebSessionStore webSessions;
 
   public InMemoryPersistence() {
@@ -56,6 +57,7 @@ public final class InMemoryPersistence implements PersistencePorts {
     this.repoDeletes = InMemorySoftDeleteStore.repos(db);
     this.idempotency = new InMemoryIdempotencyStore(db);
     this.repoCommitLocks = new InMemoryRepoCommitLocks(db);
+    this.audit = new InMemoryAuditLog(db);
     this.webSessions = new InMemoryWebSessionStore(db);
   }
 
@@ -163,6 +165,11 @@ public final class InMemoryPersistence implements PersistencePorts {
   @Override
   public InMemoryIdempotencyStore idempotency() {
     return idempotency;
+  }
+
+  @Override
+  public InMemoryAuditLog audit() {
+    return audit;
   }
 
   @Override
