@@ -8,6 +8,10 @@ PyIceberg into a local warehouse. Each command prints one JSON document. Command
   build-malformed DIR WAREHOUSE   a commit that declares a table but carries no pointer for it
   table-metadata WAREHOUSE NAME   writes a new table's first metadata.json, prints its URI
   read DIR                 declared tables and pointers at every branch and tag, tables loaded
+  data-file PATH GRANULE:ROWS...  writes a Parquet data file of the tables' schema (field ids
+                           set), prints its URI, size, row count and column bounds
+  scan DIR TABLE ARRAY     the head of main: commit count, the table's pointer and rows (read
+                           with PyIceberg), the array's values (read with zarr)
 """
 import json
 import sys
@@ -171,6 +175,36 @@ def read(path):
     print(json.dumps(describe(ic.Repository.open(storage(path)))))
 
 
+def data_file(path, pairs):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    granules = [p.split(":")[0] for p in pairs]
+    rows = [int(p.split(":")[1]) for p in pairs]
+    schema = pa.schema([pa.field("granule", pa.string(), metadata={b"PARQUET:field_id": b"1"}),
+                        pa.field("rows", pa.int64(), metadata={b"PARQUET:field_id": b"2"})])
+    import os
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    pq.write_table(pa.table([granules, rows], schema=schema), path)
+    print(json.dumps({"location": f"file://{path}", "size": os.path.getsize(path),
+                      "count": len(pairs),
+                      "lower": {"granule": min(granules), "rows": min(rows)},
+                      "upper": {"granule": max(granules), "rows": max(rows)}}))
+
+
+def scan(path, table, array):
+    repo = ic.Repository.open(storage(path))
+    head = repo.lookup_branch("main")
+    pointer = (repo.lookup_snapshot(head).metadata or {}).get(POINTERS, {}).get(table)
+    rows = []
+    if pointer:
+        rows = sorted([r["granule"], r["rows"]]
+                      for r in StaticTable.from_metadata(pointer).scan().to_arrow().to_pylist())
+    values = zarr.open_array(repo.readonly_session("main").store, path=array, mode="r")[:]
+    print(json.dumps({"snapshot": head, "commits": len(list(repo.ancestry(branch="main"))),
+                      "pointer": pointer, "rows": rows,
+                      "array": [v.item() for v in values]}))
+
+
 if __name__ == "__main__":
     command = sys.argv[1]
     if command == "build":
@@ -182,6 +216,10 @@ if __name__ == "__main__":
         print(json.dumps({"location": location, "metadata": uri}))
     elif command == "next-version":
         print(json.dumps({"metadata": next_version(sys.argv[2], step=sys.argv[3])}))
+    elif command == "data-file":
+        data_file(sys.argv[2], sys.argv[3:])
+    elif command == "scan":
+        scan(sys.argv[2], sys.argv[3], sys.argv[4])
     elif command == "read":
         read(sys.argv[2])
     else:

@@ -122,19 +122,49 @@ public final class TableCommitSession {
    * is a {@link TableConflictException}: the staged version was built on an outdated one.
    */
   public void rebase() {
+    rebase((table, theirs, snapshot) -> {
+      throw new TableConflictException(table, basePointer(table), theirs, snapshot);
+    });
+  }
+
+  /**
+   * As {@link #rebase()}, but a table this session moves that the tip moved too is handed to
+   * {@code rebuild}, which builds the change again on the tip's version and returns the new
+   * metadata.json to stage (or throws to refuse). A table created on both sides stays a
+   * {@link TableConflictException}: there is no common version to rebuild on.
+   */
+  public void rebase(TableRebuilder rebuild) {
     session.rebase();
     SnapshotTables tip = IcechestTables.read(repository, session.snapshotId());
+    Map<String, String> rebuilt = new TreeMap<>();
     for (Map.Entry<String, String> e : staged.entrySet()) {
       String table = e.getKey();
-      String ours = base.tables().containsKey(table)
-          ? base.tables().get(table).metadataLocation().orElse(null) : null;
+      String ours = basePointer(table);
       DeclaredTable theirs = tip.tables().get(table);
-      if (theirs != null && !Objects.equals(ours, theirs.metadataLocation().orElse(null))) {
-        throw new TableConflictException(table, ours, theirs.metadataLocation().orElse(null),
-            tip.snapshot());
+      String theirMetadata = theirs == null ? null : theirs.metadataLocation().orElse(null);
+      if (theirs == null || Objects.equals(ours, theirMetadata)) {
+        continue;
       }
+      if (ours == null || theirMetadata == null) {
+        throw new TableConflictException(table, ours, theirMetadata, tip.snapshot());
+      }
+      rebuilt.put(table, rebuild.rebuild(table, theirMetadata, tip.snapshot()));
     }
+    rebuilt.forEach((table, metadataLocation) -> requireUri(table, metadataLocation));
+    staged.putAll(rebuilt);
     base = tip;
+  }
+
+  /** Builds a staged table change again on the version another commit moved the table to. */
+  @FunctionalInterface
+  public interface TableRebuilder {
+    /** The new metadata.json built on {@code theirMetadata}, committed in {@code theirSnapshot}. */
+    String rebuild(String table, String theirMetadata, ObjectId12 theirSnapshot);
+  }
+
+  private String basePointer(String table) {
+    DeclaredTable declared = base.tables().get(table);
+    return declared == null ? null : declared.metadataLocation().orElse(null);
   }
 
   /** Commits, rebasing and retrying on a moved branch, at most {@code maxAttempts} times. */

@@ -15,25 +15,25 @@ import org.apache.iceberg.io.LocationProvider;
  * commit is captured here instead of published, and the catalog publishes it its own way. Files
  * they write (manifests, manifest lists) go next to the table's metadata through {@code io}.
  */
-final class StagedTableOperations implements TableOperations {
+public final class StagedTableOperations implements TableOperations {
   private final TableMetadata base;
   private final FileIO io;
   private final long snapshotId;
   private TableMetadata staged;
 
   /**
-   * @param snapshotId the id the new snapshot gets: the client's own (the caller makes sure the
-   *     base has no snapshot of that id), so that the manifests the client wrote for its snapshot,
-   *     whose entries name that id, stay consistent with the snapshot that lands
+   * @param snapshotId the id the new snapshot gets; when replaying, the client's own (the caller
+   *     makes sure the base has no snapshot of that id), so that the manifests the client wrote
+   *     for its snapshot, whose entries name that id, stay consistent with the snapshot that lands
    */
-  StagedTableOperations(TableMetadata base, FileIO io, long snapshotId) {
+  public StagedTableOperations(TableMetadata base, FileIO io, long snapshotId) {
     this.base = base;
     this.io = io;
     this.snapshotId = snapshotId;
   }
 
   /** The metadata the producer committed, if it did. */
-  Optional<TableMetadata> staged() {
+  public Optional<TableMetadata> staged() {
     return Optional.ofNullable(staged);
   }
 
