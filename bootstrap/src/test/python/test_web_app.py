@@ -443,6 +443,15 @@ def test_repo_and_admin_pages(floe, seeded, browser, shots):
     expect(page.get_by_role("link", name="v1")).to_be_visible()
     page.get_by_role("tab", name="Iceberg tables").click()
     expect(page.get_by_text("This snapshot declares no tables.")).to_be_visible()
+    # A table created through the catalog in the repo's namespace: declared, and linked to its page.
+    readme.pyiceberg_catalog(floe).create_table(
+        "weather.granules", schema=pa.schema([("granule", pa.string()), ("cloud", pa.float64())]))
+    admin.goto(f"/ui/orgs/{org}/repos/weather?tab=tables")
+    page.get_by_role("link", name="granules").click()
+    expect(page.get_by_role("heading", name=re.compile("granules"))).to_be_visible()
+    expect(page.get_by_role("cell", name="cloud", exact=True)).to_be_visible()
+    page.get_by_role("navigation", name="Breadcrumb").get_by_role("link", name="weather").click()
+    expect(page.get_by_text("Reanalysis fields")).to_be_visible()
 
     # Members, and a new API client.
     page.get_by_role("link", name="Members").click()

@@ -158,7 +158,7 @@ public final class FloeServer implements AutoCloseable {
         identities::findByExternalId, principals, new JooqWebSessionStore(database), ids, clock,
         WEB_SESSION_LIFETIME);
     WebApp web = new WebApp(new WebUseCases(authentication, webSessions, orgDirectory,
-        namespaceModule.management, catalog.views.list(), catalog.tables.load(), grantService,
+        namespaceModule.management, catalog.views.list(), repoTables.tables.load(), grantService,
         memberService, teamService, tokenService, namespaceModule.buckets, repoModule.directory,
         repoModule.browsing), settings.oidc());
 

@@ -76,9 +76,18 @@ final class RepoView {
                 json(commit.metadata()))).toList(),
         nodes, cut,
         tables.tables().stream().map(table -> new RepoPage.RepoTableRow(table.name(),
-            table.group(), table.location(), table.metadataLocation().orElse("(missing)")))
-            .toList(),
+            table.group(), table.location(), table.metadataLocation().orElse("(missing)"),
+            tableLink(org, details.repo().name().value(), ref, table.name()))).toList(),
         tables.problems()));
+  }
+
+  /**
+   * A declared table's page: the catalog serves it in the namespace named like the repo (the head
+   * of the default branch) or {@code <repo>@<ref>}; the page links back here.
+   */
+  private static String tableLink(String org, String repo, String ref, String table) {
+    String namespace = ref.equals(BrowseRepoUseCase.DEFAULT_REF) ? repo : repo + "@" + ref;
+    return WebPaths.table(org, namespace, table) + "?repo=" + WebPaths.query(repo);
   }
 
   /** Walks the tree depth first from the root; returns whether it stopped at the limit. */

@@ -50,7 +50,9 @@ final class TableView {
 
   private void show(WebRequest r) {
     OrgContext context = r.scope();
-    String ns = NamespaceView.name(r).value();
+    // A plain namespace, or a repo's (its name, or <repo>@<ref>): the catalog tells them apart.
+    String ns = r.path("namespace");
+    Optional<String> repo = r.query("repo");
     String name = new TableName(r.path("table")).value();
     TableMetadata metadata = tables.loadTable(context, TableIdentifier.of(ns, name),
         SnapshotMode.ALL, Set.of()).response().tableMetadata();
@@ -62,8 +64,9 @@ final class TableView {
     Long current = metadata.currentSnapshot() == null ? null
         : metadata.currentSnapshot().snapshotId();
     r.render("table.jte", new TablePage(
-        r.chrome(ns + "." + name, List.of(new Crumb(ns, WebPaths.namespace(org, ns)),
-            new Crumb(name, null))),
+        r.chrome(ns + "." + name, List.of(repo.isPresent()
+            ? new Crumb(ns, WebPaths.repo(org, repo.get()))
+            : new Crumb(ns, WebPaths.namespace(org, ns)), new Crumb(name, null))),
         tabs(r.query("tab").orElse("schema")),
         ns, name, new TableIdentifierSyntax(ns, name).format(),
         metadata.location(), Integer.toString(metadata.formatVersion()), metadata.uuid(),

@@ -36,8 +36,9 @@ public record RepoPage(
       String chunks, String dataType, int attributeCount) {}
 
   /** A table the repo declares. */
+  /** A declared table; {@code link} is its table page at this ref. */
   public record RepoTableRow(String name, String group, String location,
-      String metadataLocation) {}
+      String metadataLocation, String link) {}
 
   public boolean tab(String id) {
     return tabs.stream().anyMatch(tab -> tab.id().equals(id) && tab.selected());
