@@ -133,8 +133,8 @@ public final class FloeServer implements AutoCloseable {
         ids, clock, policy, publisher, operators, localBuckets);
     CatalogModule catalog = new CatalogModule(objects, locator, policy, metadataFiles, placement,
         publisher, database, storage, storage, ids, clock);
-    RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, storage, ids,
-        clock, policy, publisher);
+    RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, storage, storage,
+        ids, clock, policy, publisher);
     RepoTablesModule repoTables = new RepoTablesModule(database, orgs, storage, policy,
         metadataFiles, placement, publisher, storage, namespaceModule.icebergNamespaces, catalog);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.

@@ -1,6 +1,7 @@
 package io.floe.bootstrap;
 
 import io.floe.adapters.icechunk.BucketIcechunkRepositories;
+import io.floe.adapters.icechunk.BucketRepoReachability;
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqRepoStore;
@@ -11,6 +12,7 @@ import io.floe.application.port.in.org.BucketManagementUseCase;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.MetadataFileIoProvider;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.repo.OrgRepos;
@@ -18,6 +20,7 @@ import io.floe.application.service.repo.RepoBrowsingService;
 import io.floe.application.service.repo.RepoDirectoryService;
 import io.floe.application.service.repo.RepoLifecycleService;
 import io.floe.application.service.repo.RepoDescriptionService;
+import io.floe.application.service.repo.RepoGarbageCollectionService;
 import io.floe.application.service.repo.RepoOpeningService;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
@@ -25,7 +28,8 @@ import java.util.function.Consumer;
 
 /**
  * The wiring of an org's Icechunk repos: their use cases on the lifecycle repos share with
- * namespaces (crash-safe create, soft delete, cleanup), and browsing their repositories.
+ * namespaces (crash-safe create, soft delete, cleanup), browsing their repositories, and
+ * collecting their garbage.
  */
 final class RepoModule {
   final RepoLifecycleService lifecycle;
@@ -33,10 +37,11 @@ final class RepoModule {
   final RepoBrowsingService browsing;
   final RepoOpeningService opening;
   final RepoDescriptionService descriptions;
+  final RepoGarbageCollectionService garbage;
 
   RepoModule(Database database, JooqOrgStore orgs, LifecycleModule lifecycle,
-      BucketStorageProvider storage, CredentialVendor credentials, IdGenerator ids, Clock clock,
-      AccessPolicy policy, ChangePublisher publisher) {
+      BucketStorageProvider storage, CredentialVendor credentials, MetadataFileIoProvider fileIo,
+      IdGenerator ids, Clock clock, AccessPolicy policy, ChangePublisher publisher) {
     JooqRepoStore store = new JooqRepoStore(database);
     BucketIcechunkRepositories icechunk = new BucketIcechunkRepositories(storage);
     OrgRepos orgRepos = new OrgRepos(orgs, store, policy);
@@ -47,6 +52,8 @@ final class RepoModule {
     this.browsing = new RepoBrowsingService(orgRepos, icechunk);
     this.opening = new RepoOpeningService(directory, credentials);
     this.descriptions = new RepoDescriptionService(directory, store, publisher);
+    this.garbage = new RepoGarbageCollectionService(orgRepos, policy,
+        new BucketRepoReachability(storage), fileIo, storage, publisher, clock);
   }
 
   /**
@@ -56,7 +63,7 @@ final class RepoModule {
   Consumer<RoutesConfig> routes(AuthenticateUseCase authentication,
       BucketManagementUseCase buckets) {
     Consumer<RoutesConfig> floe =
-        new RepoRoutes(authentication, lifecycle, directory, browsing, buckets)::register;
+        new RepoRoutes(authentication, lifecycle, directory, browsing, buckets, garbage)::register;
     return new ArraylakeRepoRoutes(authentication, directory, lifecycle, opening, descriptions,
         buckets).andThen(floe);
   }

@@ -95,7 +95,8 @@ final class RouteExamples {
       Map.entry("POST " + ORG + "/grants", "{\"principal_id\":\"${ada}\",\"namespace\":\"sales\","
           + "\"table\":\"orders\",\"action\":\"write\"}"),
       Map.entry("POST " + ORG + "/repos", "{\"name\":\"fuzzed\",\"bucket_nickname\":\"default\","
-          + "\"description\":\"fields\"}"));
+          + "\"description\":\"fields\"}"),
+      Map.entry("POST " + ORG + "/repos/{repo}/gc", "{\"dry_run\":true,\"grace_seconds\":3600}"));
 
   private static final Map<String, List<String>> IMPOSSIBLE = Map.ofEntries(
       Map.entry("POST " + TABLE, List.of(

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
     subcommands = {ReposCommand.ListRepos.class, ReposCommand.GetRepo.class,
         ReposCommand.CreateRepo.class, ReposCommand.DeleteRepo.class,
         ReposCommand.RestoreRepo.class, ReposCommand.Refs.class, ReposCommand.Log.class,
-        ReposCommand.Attrs.class})
+        ReposCommand.Attrs.class, RepoGarbageCommand.class})
 public final class ReposCommand implements Runnable {
   @Spec
   CommandSpec spec;

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.floe.adapters.rest.http.StrictJson;
 import java.io.IOException;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -25,6 +27,9 @@ public final class RestJson {
     MAPPER.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     MAPPER.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
     RESTSerializers.registerAll(MAPPER);
+    // Recorded results of management changes (a garbage collection's report) carry instants.
+    MAPPER.registerModule(new JavaTimeModule());
+    MAPPER.disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
     StrictJson.configure(MAPPER);
   }
 

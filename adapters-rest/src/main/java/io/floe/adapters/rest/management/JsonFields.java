@@ -49,6 +49,18 @@ final class JsonFields {
     return Optional.of(node.booleanValue());
   }
 
+  /** A whole number of zero or more, such as a count of seconds. */
+  Optional<Long> nonNegativeLong(String field) {
+    JsonNode node = body.get(field);
+    if (node == null || node.isNull()) {
+      return Optional.empty();
+    }
+    if (!node.canConvertToExactIntegral() || !node.canConvertToLong() || node.asLong() < 0) {
+      throw Invalid.because(field + " must be a whole number of zero or more");
+    }
+    return Optional.of(node.asLong());
+  }
+
   Map<String, String> stringMap(String field) {
     JsonNode node = body.get(field);
     if (node == null || node.isNull()) {

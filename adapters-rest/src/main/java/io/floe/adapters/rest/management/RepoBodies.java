@@ -5,9 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.application.model.CreateRepoCommand;
 import io.floe.application.model.Invalid;
 import io.floe.application.model.RepoDetails;
+import io.floe.application.model.RepoGarbage;
+import io.floe.application.port.in.repo.CollectRepoGarbageUseCase;
 import io.floe.domain.RepoCommit;
 import io.floe.domain.RepoNode;
 import io.floe.domain.RepoRefs;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -112,6 +115,31 @@ final class RepoBodies {
     static Node of(String ref, RepoNode node) {
       return new Node(ref, node.path(), node.kind().name().toLowerCase(Locale.ROOT),
           node.attributes(), node.zarrMetadata(), node.children());
+    }
+  }
+
+  /**
+   * {@code POST /orgs/{org}/repos/{repo}/gc}: {@code dry_run} (default true: only report) and
+   * {@code grace_seconds} (default: the use case's grace period); an empty body is all defaults.
+   */
+  static CollectRepoGarbageUseCase.Collection collection(String raw) {
+    if (raw == null || raw.isBlank()) {
+      return new CollectRepoGarbageUseCase.Collection(true, CollectRepoGarbageUseCase.DEFAULT_GRACE);
+    }
+    JsonFields body = new JsonFields(ManagementJson.read(raw, JsonNode.class));
+    return new CollectRepoGarbageUseCase.Collection(body.bool("dry_run").orElse(true),
+        body.nonNegativeLong("grace_seconds").map(Duration::ofSeconds)
+            .orElse(CollectRepoGarbageUseCase.DEFAULT_GRACE));
+  }
+
+  /** A garbage collection's report; keys are relative to the repo's prefix. */
+  record Garbage(String repo, boolean dryRun, long graceSeconds, Instant olderThan,
+      List<RepoGarbage.Item> objects, long totalBytes, long sparedYoung,
+      long sparedYoungBytes) {
+    static Garbage of(RepoGarbage garbage) {
+      return new Garbage(garbage.repo(), garbage.dryRun(), garbage.graceSeconds(),
+          garbage.olderThan(), garbage.objects(), garbage.totalBytes(), garbage.sparedYoung(),
+          garbage.sparedYoungBytes());
     }
   }
 }

@@ -5,7 +5,9 @@ import io.floe.application.model.CreateRepoCommand;
 import io.floe.application.model.DeleteCommand;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.org.BucketManagementUseCase;
+import io.floe.adapters.rest.http.RequestInput;
 import io.floe.application.port.in.repo.BrowseRepoUseCase;
+import io.floe.application.port.in.repo.CollectRepoGarbageUseCase;
 import io.floe.application.port.in.repo.RepoDirectoryUseCase;
 import io.floe.application.port.in.repo.RepoLifecycleUseCase;
 import io.floe.application.security.OrgContext;
@@ -17,8 +19,8 @@ import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
  * The management API of an org's Icechunk repos: create, read, list, soft delete and restore, and
- * browsing a repository's branches, tags, history and node attributes at any ref. Handlers only
- * translate between HTTP and the use cases.
+ * browsing a repository's branches, tags, history and node attributes at any ref, and collecting
+ * its garbage. Handlers only translate between HTTP and the use cases.
  */
 public final class RepoRoutes {
   private static final String REPOS = "/orgs/{org}/repos";
@@ -30,11 +32,13 @@ public final class RepoRoutes {
   private final RepoDirectoryUseCase directory;
   private final BrowseRepoUseCase browse;
   private final BucketManagementUseCase buckets;
+  private final CollectRepoGarbageUseCase garbage;
 
   public RepoRoutes(AuthenticateUseCase authentication, RepoLifecycleUseCase lifecycle,
       RepoDirectoryUseCase directory, BrowseRepoUseCase browse,
-      BucketManagementUseCase buckets) {
+      BucketManagementUseCase buckets, CollectRepoGarbageUseCase garbage) {
     this.authentication = authentication;
+    this.garbage = garbage;
     this.lifecycle = lifecycle;
     this.directory = directory;
     this.browse = browse;
@@ -63,6 +67,8 @@ public final class RepoRoutes {
     }));
     routes.post(REPO + "/restore", handle(r ->
         r.ok(RepoBodies.Repo.of(lifecycle.restore(r.scope(), repo(r)), r))));
+    routes.post(REPO + "/gc", handle(r -> r.ok(RepoBodies.Garbage.of(garbage.collect(r.scope(),
+        repo(r), RepoBodies.collection(RequestInput.body(r.http())))))));
     routes.get(REPO + "/refs", handle(r ->
         r.ok(RepoBodies.Refs.of(browse.refs(r.scope(), repo(r))))));
     routes.get(REPO + "/log", handle(r -> {

@@ -1,0 +1,134 @@
+package io.floe.application.service.repo;
+
+import io.floe.application.iceberg.ReachableTableFiles;
+import io.floe.application.model.AuditAction;
+import io.floe.application.model.AuditTarget;
+import io.floe.application.model.AuditedChange;
+import io.floe.application.model.RepoGarbage;
+import io.floe.application.port.in.repo.CollectRepoGarbageUseCase;
+import io.floe.application.port.out.BucketStorage;
+import io.floe.application.port.out.BucketStorageProvider;
+import io.floe.application.port.out.ListedObject;
+import io.floe.application.port.out.MetadataFileIoProvider;
+import io.floe.application.port.out.RepoReachability;
+import io.floe.application.port.out.StorageException;
+import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.TablePlacement;
+import io.floe.application.service.change.ChangePublisher;
+import io.floe.domain.BucketConfig;
+import io.floe.domain.Repo;
+import io.floe.domain.StoragePath;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.exceptions.BadRequestException;
+
+/**
+ * Collects a repo's garbage in three steps: mark (the Icechunk walk over every branch and tag,
+ * then every table version their commits point at, followed with iceberg-core's readers into the
+ * tables' files), list (what the prefix stores, after the marking), sweep (the unreachable
+ * objects last written before the grace period began, unless it is a dry run).
+ *
+ * <p>The grace period is measured from the moment the collection starts, so an object a writer
+ * stores while the walk runs is always young. Only Icechunk's own objects and the files under the
+ * repo's {@value TablePlacement#REPO_TABLES} directory are judged; anything else under the prefix
+ * (the prefix claim's marker, another tool's files) is left alone.
+ */
+public final class RepoGarbageCollectionService implements CollectRepoGarbageUseCase {
+  static final String TABLE_FILE = "table_file";
+
+  private final OrgRepos orgRepos;
+  private final AccessPolicy policy;
+  private final RepoReachability reachability;
+  private final MetadataFileIoProvider fileIo;
+  private final BucketStorageProvider storage;
+  private final ChangePublisher publisher;
+  private final Clock clock;
+
+  public RepoGarbageCollectionService(OrgRepos orgRepos, AccessPolicy policy,
+      RepoReachability reachability, MetadataFileIoProvider fileIo, BucketStorageProvider storage,
+      ChangePublisher publisher, Clock clock) {
+    this.orgRepos = orgRepos;
+    this.policy = policy;
+    this.reachability = reachability;
+    this.fileIo = fileIo;
+    this.storage = storage;
+    this.publisher = publisher;
+    this.clock = clock;
+  }
+
+  @Override
+  public RepoGarbage collect(OrgContext context, String repo, Collection collection) {
+    if (collection.grace().isNegative()) {
+      throw new BadRequestException("The grace period must not be negative, got %s seconds",
+          collection.grace().toSeconds());
+    }
+    policy.requireAdmin(context, "collect a repo's garbage");
+    Repo found = orgRepos.requireLive(context, repo);
+    if (!collection.dryRun()) {
+      Optional<ChangePublisher.Replay<RepoGarbage>> replay =
+          publisher.replay(context, RepoGarbage.class);
+      if (replay.isPresent()) {
+        return replay.get().result();
+      }
+    }
+    Instant olderThan = clock.instant().minus(collection.grace());
+    BucketConfig bucket = orgRepos.bucketOf(found);
+    StoragePath prefix = found.location().path();
+    List<RepoGarbage.Item> unreachable = unreachable(bucket, prefix);
+    List<RepoGarbage.Item> old = unreachable.stream()
+        .filter(item -> item.lastModified().isBefore(olderThan)).toList();
+    List<RepoGarbage.Item> young = unreachable.stream()
+        .filter(item -> !item.lastModified().isBefore(olderThan)).toList();
+    RepoGarbage garbage = new RepoGarbage(found.name().value(), collection.dryRun(),
+        collection.grace().toSeconds(), olderThan, old, bytes(old), young.size(), bytes(young));
+    if (collection.dryRun()) {
+      return garbage;
+    }
+    BucketStorage objects = storage.open(bucket);
+    for (RepoGarbage.Item item : old) {
+      objects.delete(prefix.resolve(item.key()));
+    }
+    return publisher.publish(context, AuditedChange.of(AuditAction.REPO_GC,
+        AuditTarget.Kind.REPO, found.name()).with("deleted_objects", old.size())
+        .with("deleted_bytes", garbage.totalBytes()), garbage, () -> { });
+  }
+
+  /** Marks, then lists: every object under the prefix that nothing reaches, keyed under it. */
+  private List<RepoGarbage.Item> unreachable(BucketConfig bucket, StoragePath prefix) {
+    RepoReachability.Walk walk = reachability.walk(bucket, prefix);
+    Set<String> tableFiles;
+    try {
+      tableFiles = ReachableTableFiles.of(fileIo.fileIo(bucket), walk.tableMetadataLocations());
+    } catch (RuntimeException e) {
+      throw new StorageException("Cannot read the files of a table version the repo's history "
+          + "points at, so nothing was collected: " + e.getMessage(), e);
+    }
+    ReachableKeys reachable = new ReachableKeys(bucket, tableFiles);
+    List<RepoGarbage.Item> out = new ArrayList<>();
+    for (RepoReachability.IcechunkObject object : walk.unreachable()) {
+      out.add(item(prefix, object.object(), object.kind()));
+    }
+    StoragePath tables = prefix.resolve(TablePlacement.REPO_TABLES);
+    for (ListedObject object : storage.open(bucket).listObjects(tables, Integer.MAX_VALUE)) {
+      if (!reachable.contains(object.key())) {
+        out.add(item(prefix, object, TABLE_FILE));
+      }
+    }
+    return out;
+  }
+
+  private static RepoGarbage.Item item(StoragePath prefix, ListedObject object, String kind) {
+    String key = prefix.isRoot() ? object.key().value()
+        : object.key().value().substring(prefix.value().length() + 1);
+    return new RepoGarbage.Item(key, kind, object.sizeBytes(), object.lastModified());
+  }
+
+  private static long bytes(List<RepoGarbage.Item> items) {
+    return items.stream().mapToLong(RepoGarbage.Item::sizeBytes).sum();
+  }
+}
