@@ -1,5 +1,7 @@
 package io.floe.bootstrap;
 
+import io.floe.adapters.icechunk.BucketIcechunkRepositories;
+import io.floe.adapters.persistence.AdvisoryLocks;
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.persistence.JooqCatalogObjectStore;
@@ -11,9 +13,17 @@ import io.floe.adapters.persistence.JooqOrgMembershipDirectory;
 import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqPrincipalStore;
+import io.floe.adapters.persistence.cache.CacheInvalidations;
+import io.floe.adapters.persistence.cache.CachingCatalogObjectStore;
+import io.floe.adapters.persistence.cache.CachingGrantStore;
+import io.floe.adapters.persistence.cache.CachingNamespaceStore;
+import io.floe.adapters.persistence.cache.CachingOrgStore;
+import io.floe.adapters.persistence.cache.CachingPrincipalStore;
+import io.floe.adapters.persistence.cache.TokenUseRecorder;
 import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
+import io.floe.adapters.rest.MetricsRoutes;
 import io.floe.adapters.rest.iceberg.IcebergResultCodec;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
@@ -23,9 +33,13 @@ import io.floe.adapters.rest.management.OrgRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.model.BucketSpec;
+import io.floe.application.port.out.CatalogObjectStore;
+import io.floe.application.port.out.GrantStore;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.IdentityTokens;
 import io.floe.application.port.out.LifecycleProbe;
+import io.floe.application.port.out.OrgStore;
+import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.access.AuthenticationService;
 import io.floe.application.service.org.OrgAdministrationService;
@@ -69,7 +83,7 @@ public final class FloeServer implements AutoCloseable {
   private final ServerSettings settings;
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   private final OrgProvisioningService provisioning;
-  private final JooqOrgStore orgs;
+  private final OrgStore orgs;
   private final FloeHttpServer http;
 
   private FloeServer(ServerSettings settings, Clock clock, LifecycleProbe probe) {
@@ -81,19 +95,33 @@ public final class FloeServer implements AutoCloseable {
       started.push(postgres);
       return postgres.settings();
     });
-    Database database = Database.open(databaseSettings, DATABASE_POOL_SIZE);
+    ServerMetrics metrics = new ServerMetrics();
+    started.push(metrics);
+    Database database = Database.open(databaseSettings, DATABASE_POOL_SIZE,
+        Optional.of(metrics.databasePool()));
     started.push(database);
+    metrics.bindDatabase(database);
     StorageAdapters storage = new StorageAdapters();
     started.push(storage);
+    // What every request reads is cached; every server on this database hears of changes.
+    CacheInvalidations invalidations = CacheInvalidations.start(database);
+    started.push(invalidations);
+    JooqPrincipalStore principalRows = new JooqPrincipalStore(database);
+    TokenUseRecorder tokenUses = new TokenUseRecorder(principalRows::touchTokens);
+    started.push(tokenUses);
 
     IdGenerator ids = new SecureRandomIdGenerator();
-    JooqGrantStore grants = new JooqGrantStore(database);
+    JooqGrantStore grantRows = new JooqGrantStore(database);
+    GrantStore grants = new CachingGrantStore(grantRows, invalidations);
     AccessPolicy policy = new AccessPolicy(grants);
-    JooqOrgStore orgs = new JooqOrgStore(database);
+    OrgStore orgs = new CachingOrgStore(new JooqOrgStore(database), invalidations);
     this.orgs = orgs;
-    JooqPrincipalStore principals = new JooqPrincipalStore(database);
-    JooqNamespaceStore namespaces = new JooqNamespaceStore(database);
-    JooqCatalogObjectStore objects = new JooqCatalogObjectStore(database);
+    PrincipalStore principals = new CachingPrincipalStore(principalRows, invalidations, tokenUses);
+    CachingNamespaceStore namespaces = new CachingNamespaceStore(
+        new JooqNamespaceStore(database), invalidations);
+    JooqCatalogObjectStore pointers = new JooqCatalogObjectStore(database);
+    CatalogObjectStore objects = new CachingCatalogObjectStore(pointers, namespaces, orgs);
+    metrics.bindCaches(invalidations);
     PrefixClaimer claimer = new PrefixClaimer(orgs, new JooqPrefixClaimStore(database), storage);
     MetadataFiles metadataFiles = new MetadataFiles(storage);
     CatalogLocator locator = new CatalogLocator(orgs, namespaces, objects, policy);
@@ -107,13 +135,14 @@ public final class FloeServer implements AutoCloseable {
     ChangePublisher publisher = new ChangePublisher(new JooqIdempotencyStore(database),
         new IcebergResultCodec(), database, clock, settings.idempotencyLifetime());
     LifecycleModule lifecycle = new LifecycleModule(database, orgs, namespaces, claimer, storage,
-        clock, policy, settings.namespaceRecoveryPeriod(), probe, publisher);
+        clock, policy, settings.namespaceRecoveryPeriod(), probe, publisher,
+        new AdvisoryLocks(database));
     NamespaceModule namespaceModule = new NamespaceModule(database, orgs, namespaces, lifecycle,
         ids, clock, policy, publisher);
-    CatalogModule catalog = new CatalogModule(objects, locator, policy, metadataFiles, placement,
-        publisher, database, storage, storage, ids, clock);
+    CatalogModule catalog = new CatalogModule(objects, pointers, locator, policy, metadataFiles,
+        placement, publisher, database, storage, storage, ids, clock, metrics);
     RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, ids, clock,
-        policy);
+        policy, metrics.timed(new BucketIcechunkRepositories(storage)));
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
     started.push(new CleanupScheduler(lifecycle.cleanup, Duration.ofMinutes(1),
         Duration.ofHours(1)));
@@ -127,13 +156,14 @@ public final class FloeServer implements AutoCloseable {
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, catalog.tables,
             catalog.views, settings.idempotencyLifetime()),
-        List.of(repoModule.routes(authentication),
+        List.of(new MetricsRoutes(metrics::scrape)::register, repoModule.routes(authentication),
             namespaceModule.routes(authentication), accessRoutes,
             new OrgRoutes(authentication,
                 new OrgDirectoryService(new JooqOrgMembershipDirectory(database))),
             new OrgAdministrationRoutes(authentication, new OrgAdministrationService(
                 provisioning, orgs, principals, policy, settings.org(),
-                this::localDefaultBucket))));
+                this::localDefaultBucket))),
+        metrics);
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */

@@ -1,13 +1,13 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.icechunk.BucketIcechunkRepositories;
 import io.floe.adapters.persistence.Database;
-import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqRepoStore;
 import io.floe.adapters.rest.management.RepoRoutes;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.out.BucketStorageProvider;
+import io.floe.application.port.out.IcechunkRepositories;
 import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.OrgStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.repo.OrgRepos;
 import io.floe.application.service.repo.RepoBrowsingService;
@@ -26,10 +26,10 @@ final class RepoModule {
   final RepoDirectoryService directory;
   final RepoBrowsingService browsing;
 
-  RepoModule(Database database, JooqOrgStore orgs, LifecycleModule lifecycle,
-      BucketStorageProvider storage, IdGenerator ids, Clock clock, AccessPolicy policy) {
+  RepoModule(Database database, OrgStore orgs, LifecycleModule lifecycle,
+      BucketStorageProvider storage, IdGenerator ids, Clock clock, AccessPolicy policy,
+      IcechunkRepositories icechunk) {
     JooqRepoStore store = new JooqRepoStore(database);
-    BucketIcechunkRepositories icechunk = new BucketIcechunkRepositories(storage);
     OrgRepos orgRepos = new OrgRepos(orgs, store, policy);
     this.lifecycle = new RepoLifecycleService(orgRepos, orgs, store, lifecycle.repoDeletes,
         lifecycle.creation, lifecycle.deletion, lifecycle.names, icechunk, database, ids, clock,

@@ -144,7 +144,7 @@ public final class JooqOrgStore implements OrgStore {
     return new Org(row.getId(), new OrgName(row.getName()), row.getIcebergEnabled());
   }
 
-  private static BucketConfig toBucket(BucketConfigsRecord row) {
+  static BucketConfig toBucket(BucketConfigsRecord row) {
     return new BucketConfig(row.getId(), row.getOrgId(), new CatalogName(row.getNickname()),
         StoragePlatform.fromWireName(row.getPlatform()), row.getBucket(),
         new StoragePath(row.getPrefix()), Optional.ofNullable(row.getEndpoint()),

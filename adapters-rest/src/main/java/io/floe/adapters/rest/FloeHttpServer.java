@@ -8,38 +8,60 @@ import io.floe.adapters.rest.management.ManagementRequest;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.javalin.router.Endpoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Floe's HTTP server: health, the Iceberg REST catalog, and whatever other route groups bootstrap
- * adds. Every error, ours or the web framework's, is answered in the Iceberg error model. On stop,
- * requests in flight are allowed to finish.
+ * adds. Every error, ours or the web framework's, is answered in the Iceberg error model. Every
+ * request gets an id ({@link RequestIds}) and is reported to a {@link RequestObserver} when
+ * answered. On stop, requests in flight are allowed to finish.
  */
 public final class FloeHttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FloeHttpServer.class);
   /** Bodies larger than this are refused with 413 before they are read. */
   public static final long MAX_REQUEST_BYTES = 8L * 1024 * 1024;
   private static final long STOP_TIMEOUT_MS = 20_000;
+  private static final int MAX_THREADS = 64;
+  private static final int MIN_THREADS = 8;
 
   private final Javalin app;
 
   public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
       List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes) {
+    this(health, iceberg, moreRoutes, RequestObserver.NONE);
+  }
+
+  /** A server that tells {@code observer} of every request it answered. */
+  public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
+      List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes, RequestObserver observer) {
     List<Consumer<io.javalin.config.RoutesConfig>> groups = new ArrayList<>(moreRoutes);
     this.app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
       config.http.maxRequestSize = MAX_REQUEST_BYTES;
       config.router.ignoreTrailingSlashes = true;
+      config.jetty.threadPool = threadPool();
       config.jetty.modifyServer(server -> {
         server.setStopTimeout(STOP_TIMEOUT_MS);
         server.setHandler(new GracefulHandler(server.getHandler()));
+      });
+      config.routes.before(RequestIds::begin);
+      config.requestLogger.http((ctx, millis) -> {
+        try {
+          Endpoint matched = ctx.endpoints().matchedHttpEndpoint();
+          observer.answered(ctx.method().name(), matched == null ? "unmatched" : matched.path,
+              ctx.statusCode(), millis);
+        } finally {
+          RequestIds.end();
+        }
       });
       health.register(config.routes);
       iceberg.register(config.routes);
@@ -56,6 +78,16 @@ public final class FloeHttpServer implements AutoCloseable {
       config.routes.error(405, "*", ctx -> error(ctx, IcebergErrors.of(405,
           "MethodNotAllowedException", "Method not allowed: " + ctx.method() + " " + ctx.path())));
     });
+  }
+
+  /**
+   * Jetty's request threads. Requests block on PostgreSQL and storage, so more threads than cores
+   * keep the CPU busy; beyond a few dozen they only queue at the database pool.
+   */
+  private static QueuedThreadPool threadPool() {
+    QueuedThreadPool pool = new QueuedThreadPool(MAX_THREADS, MIN_THREADS);
+    pool.setName("floe-http");
+    return pool;
   }
 
   public FloeHttpServer start(String host, int port) {

@@ -1,5 +1,6 @@
 package io.floe.adapters.rest.iceberg;
 
+import io.floe.adapters.rest.RequestIds;
 import io.floe.application.model.IdempotencyKey;
 import io.floe.application.model.RequestInfo;
 import io.floe.application.port.in.access.AuthenticateUseCase;
@@ -22,8 +23,6 @@ import org.apache.iceberg.rest.RESTUtil;
  */
 final class IcebergRequest {
   static final String IDEMPOTENCY_KEY = RESTUtil.IDEMPOTENCY_KEY_HEADER;
-  /** Set by the HTTP server for every request; a request id of our own otherwise. */
-  static final String REQUEST_ID_ATTRIBUTE = "floe.request-id";
   private static final int PREFIX = 3;
   private static final int NAMESPACE = 5;
   private static final int OBJECT = 7;
@@ -88,6 +87,11 @@ final class IcebergRequest {
     ctx.status(200).contentType("application/json").result(RestJson.write(body));
   }
 
+  /** Answers 200 with a body already in Iceberg's JSON. */
+  void ok(byte[] json) {
+    ctx.status(200).contentType("application/json").result(json);
+  }
+
   void noContent() {
     ctx.status(204);
   }
@@ -106,7 +110,7 @@ final class IcebergRequest {
     Optional<IdempotencyKey> idempotency = key == null ? Optional.empty()
         : Optional.of(new IdempotencyKey(key, ctx.method() + " " + ctx.req().getRequestURI()
             + " " + sha256(ctx.bodyAsBytes())));
-    Object requestId = ctx.attribute(REQUEST_ID_ATTRIBUTE);
+    Object requestId = ctx.attribute(RequestIds.ATTRIBUTE);
     return new RequestInfo(requestId != null ? requestId.toString() : UUID.randomUUID().toString(),
         idempotency);
   }

@@ -1,5 +1,6 @@
 package io.floe.application.service.catalog;
 
+import io.floe.application.port.out.CommitEvents;
 import io.floe.application.port.out.MetadataPointers;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.OrgContext;
@@ -54,34 +55,48 @@ public final class CatalogCommitter {
   private final UnitOfWork unitOfWork;
   private final ChangePublisher publisher;
   private final Clock clock;
+  private final CommitEvents events;
 
   public CatalogCommitter(MetadataPointers pointers, UnitOfWork unitOfWork,
       ChangePublisher publisher, Clock clock) {
+    this(pointers, unitOfWork, publisher, clock, CommitEvents.NONE);
+  }
+
+  public CatalogCommitter(MetadataPointers pointers, UnitOfWork unitOfWork,
+      ChangePublisher publisher, Clock clock, CommitEvents events) {
     this.pointers = pointers;
     this.unitOfWork = unitOfWork;
     this.publisher = publisher;
     this.clock = clock;
+    this.events = events;
   }
 
   /** Commits what {@code planner} plans; returns the result of the attempt that landed. */
   public <R> R commit(OrgContext context, String what, Planner<R> planner) {
-    Plan<R> plan = planner.plan();
-    for (int attempt = 1; attempt <= OPTIMISTIC_ATTEMPTS; attempt++) {
-      if (trySwap(context, plan)) {
-        return plan.result();
+    try {
+      Plan<R> plan = planner.plan();
+      for (int attempt = 1; attempt <= OPTIMISTIC_ATTEMPTS; attempt++) {
+        if (trySwap(context, plan)) {
+          return plan.result();
+        }
+        events.lostRace();
+        LOG.debug("{} lost a race on attempt {}; planning it again", what, attempt);
+        if (attempt < OPTIMISTIC_ATTEMPTS) {
+          plan = planner.plan();
+        }
       }
-      LOG.debug("{} lost a race on attempt {}; planning it again", what, attempt);
-      if (attempt < OPTIMISTIC_ATTEMPTS) {
-        plan = planner.plan();
-      }
+      return commitLocked(context, what, planner, plan.objectIds());
+    } catch (CommitFailedException e) {
+      events.refused();
+      throw e;
     }
-    return commitLocked(context, what, planner, plan.objectIds());
   }
 
   /** Plans and swaps while holding the objects' row locks: nobody can move them meanwhile. */
   private <R> R commitLocked(OrgContext context, String what, Planner<R> planner,
       List<UUID> objectIds) {
     LOG.debug("{} is contended; planning it under the objects' locks", what);
+    events.plannedUnderLocks();
     return unitOfWork.inTransaction(() -> {
       pointers.lockForCommit(objectIds);
       Plan<R> plan = planner.plan();
