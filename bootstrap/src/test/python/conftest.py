@@ -1,5 +1,6 @@
 """Starts Floe the way a user would -- `java -jar floe.jar serve` on its embedded default -- for
-the engine tests, and stops it with SIGTERM afterwards, checking that it exits cleanly."""
+the engine tests, and stops it with SIGTERM afterwards, checking that it exits cleanly. Tests
+that need S3 get moto (S3 and STS) on loopback, one server per test module."""
 
 import os
 import pathlib
@@ -10,6 +11,7 @@ import time
 import urllib.request
 
 import pytest
+from moto.server import ThreadedMotoServer
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[4]
 JAR = pathlib.Path(os.environ.get("FLOE_JAR", REPO_ROOT / "bootstrap" / "target" / "floe.jar"))
@@ -74,3 +76,13 @@ def floe(tmp_path_factory) -> Floe:
             process.kill()
             raise
     assert code in (0, 143), f"Floe did not stop cleanly ({code}):\n{log.read_text()}"
+
+
+@pytest.fixture(scope="module")
+def moto() -> str:
+    """moto's S3 and STS on a free loopback port; the endpoint URL."""
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=_free_port(), verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()

@@ -4,7 +4,6 @@ credentials route, and signs requests itself for a bucket that has no role to as
 then checking every signature, as S3 does). DuckDB writes through vended credentials alone."""
 
 import json
-import socket
 import time
 import urllib.error
 import urllib.request
@@ -13,7 +12,6 @@ import boto3
 import pyarrow as pa
 import pytest
 from moto import settings as moto_settings
-from moto.server import ThreadedMotoServer
 from moto.sts.models import sts_backends
 from pyiceberg.catalog.rest import RestCatalog
 
@@ -22,21 +20,6 @@ import readme
 ROLE = "arn:aws:iam::123456789012:role/floe-tables"
 SERVER_KEY, SERVER_SECRET = "floe-server-key", "floe-server-secret"
 DELEGATION = {"X-Iceberg-Access-Delegation": "vended-credentials"}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def moto():
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=_free_port())
-    server.start()
-    host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
 
 
 @pytest.fixture(scope="module")

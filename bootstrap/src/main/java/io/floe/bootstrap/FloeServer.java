@@ -25,12 +25,17 @@ import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
 import io.floe.adapters.rest.MetricsRoutes;
 import io.floe.adapters.rest.iceberg.IcebergResultCodec;
+import io.floe.adapters.rest.ServiceInfoRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.management.AccessManagementRoutes;
+import io.floe.adapters.rest.management.HostedServiceRoutes;
+import io.floe.adapters.rest.management.LocalBucketEndpoint;
 import io.floe.adapters.rest.management.OrgAdministrationRoutes;
 import io.floe.adapters.rest.management.OrgRoutes;
+import io.floe.adapters.rest.management.UserRoutes;
 import io.floe.adapters.storage.StorageAdapters;
+import io.floe.adapters.storage.local.LocalPaths;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.model.BucketSpec;
 import io.floe.application.port.out.CatalogObjectStore;
@@ -45,6 +50,8 @@ import io.floe.application.service.access.AuthenticationService;
 import io.floe.application.service.org.OrgAdministrationService;
 import io.floe.application.service.org.OrgProvisioningService;
 import io.floe.application.service.lifecycle.PrefixClaimer;
+import io.floe.application.security.Operators;
+import io.floe.application.service.org.LocalBucketPlacement;
 import io.floe.application.service.ReadinessService;
 import io.floe.application.service.access.GrantService;
 import io.floe.application.service.access.MemberService;
@@ -56,6 +63,7 @@ import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.org.OrgDirectoryService;
 import io.floe.domain.OrgName;
+import io.floe.bootstrap.cli.FloeVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -127,7 +135,12 @@ public final class FloeServer implements AutoCloseable {
     CatalogLocator locator = new CatalogLocator(orgs, namespaces, objects, policy);
     TablePlacement placement = new TablePlacement(orgs, claimer, ids, storage);
 
-    this.provisioning = new OrgProvisioningService(orgs, principals, database, ids, clock);
+    LocalBucketPlacement localBuckets = new LocalBucketPlacement(
+        settings.localBucketRoots().stream().map(Path::toString).toList(), orgs,
+        new LocalPaths());
+    Operators operators = new Operators(orgs, principals, policy, settings.org());
+    this.provisioning = new OrgProvisioningService(orgs, principals, database, ids, clock,
+        localBuckets);
     JooqIdentityDirectory identities = new JooqIdentityDirectory(database);
     AuthenticationService authentication = new AuthenticationService(principals, orgs, clock,
         settings.oidc().<IdentityTokens>map(JwksIdentityTokens::new).orElse(IdentityTokens.NONE),
@@ -138,11 +151,11 @@ public final class FloeServer implements AutoCloseable {
         clock, policy, settings.namespaceRecoveryPeriod(), probe, publisher,
         new AdvisoryLocks(database));
     NamespaceModule namespaceModule = new NamespaceModule(database, orgs, namespaces, lifecycle,
-        ids, clock, policy, publisher);
+        ids, clock, policy, publisher, operators, localBuckets);
     CatalogModule catalog = new CatalogModule(objects, pointers, locator, policy, metadataFiles,
         placement, publisher, database, storage, storage, ids, clock, metrics);
-    RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, ids, clock,
-        policy, metrics.timed(new BucketIcechunkRepositories(storage)));
+    RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, storage, ids,
+        clock, policy, metrics.timed(new BucketIcechunkRepositories(storage)));
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
     started.push(new CleanupScheduler(lifecycle.cleanup, Duration.ofMinutes(1),
         Duration.ofHours(1)));
@@ -156,13 +169,17 @@ public final class FloeServer implements AutoCloseable {
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, catalog.tables,
             catalog.views, settings.idempotencyLifetime()),
-        List.of(new MetricsRoutes(metrics::scrape)::register, repoModule.routes(authentication),
+        List.of(new MetricsRoutes(metrics::scrape)::register,
+            new ServiceInfoRoutes(FloeVersion.build().describe()),
+            repoModule.routes(authentication, namespaceModule.buckets),
             namespaceModule.routes(authentication), accessRoutes,
             new OrgRoutes(authentication,
                 new OrgDirectoryService(new JooqOrgMembershipDirectory(database))),
             new OrgAdministrationRoutes(authentication, new OrgAdministrationService(
-                provisioning, orgs, principals, policy, settings.org(),
-                this::localDefaultBucket))),
+                provisioning, orgs, operators, this::localDefaultBucket)),
+            new UserRoutes(authentication), new LocalBucketEndpoint(),
+            // Last: its patterns are broad, and Floe's own routes must win over them.
+            new HostedServiceRoutes()),
         metrics);
   }
 
@@ -203,17 +220,17 @@ public final class FloeServer implements AutoCloseable {
   }
 
   /**
-   * The default bucket of an org an operator creates without one: {@code <data dir>/buckets/<org>}.
-   * The bootstrap org's own bucket is {@code <data dir>/buckets/default}, so an org named
-   * {@code default} must bring a bucket of its own.
+   * The default bucket of an org an operator creates without one: {@code <first local bucket
+   * root>/<org>}, by default {@code <data dir>/buckets/<org>}. The bootstrap org's own bucket is
+   * {@code <data dir>/buckets/default}, so an org named {@code default} must bring a bucket of its
+   * own. The directory is created when the org is, if its placement is allowed.
    */
   private BucketSpec localDefaultBucket(OrgName org) {
-    Path directory = settings.dataDir().resolve("buckets").resolve(org.value());
+    Path directory = settings.localBucketRoots().get(0).resolve(org.value());
     if (directory.equals(settings.defaultBucketDir())) {
       throw new IllegalArgumentException("the local directory of org '" + org + "' would be the "
           + "bootstrap org's default bucket; give it a default_bucket");
     }
-    createDirectories(directory);
     return BucketSpec.local("default", directory.toAbsolutePath().toString());
   }
 
@@ -275,11 +292,8 @@ public final class FloeServer implements AutoCloseable {
     }
   }
 
+  /** Creates a directory of the server's, and its missing parents, 0750: not world-readable. */
   private static void createDirectories(Path directory) {
-    try {
-      Files.createDirectories(directory);
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not create " + directory, e);
-    }
+    LocalPaths.createDirectories(directory);
   }
 }

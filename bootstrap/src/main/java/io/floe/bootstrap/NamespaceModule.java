@@ -15,6 +15,8 @@ import io.floe.application.service.namespace.NamespaceDeletion;
 import io.floe.application.service.namespace.NamespaceManagementService;
 import io.floe.application.service.namespace.NamespaceService;
 import io.floe.application.service.org.BucketManagementService;
+import io.floe.application.security.Operators;
+import io.floe.application.service.org.LocalBucketPlacement;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
 import java.util.function.Consumer;
@@ -32,7 +34,7 @@ final class NamespaceModule {
 
   NamespaceModule(Database database, OrgStore orgs, NamespaceStore namespaces,
       LifecycleModule lifecycle, IdGenerator ids, Clock clock, AccessPolicy policy,
-      ChangePublisher publisher) {
+      ChangePublisher publisher, Operators operators, LocalBucketPlacement localBuckets) {
     this.lifecycle = lifecycle;
     NamespaceCreation creation = new NamespaceCreation(orgs, namespaces, lifecycle.creation, ids,
         clock, policy);
@@ -43,7 +45,8 @@ final class NamespaceModule {
     this.management = new NamespaceManagementService(creation, deletion,
         new JooqNamespaceDirectory(database), lifecycle.namespaceLifecycle, database, clock,
         policy);
-    this.buckets = new BucketManagementService(orgs, database, ids, policy);
+    this.buckets = new BucketManagementService(orgs, database, ids, policy, operators,
+        localBuckets);
   }
 
   /** The routes; the on-demand cleanup runs the whole pass, repos included. */

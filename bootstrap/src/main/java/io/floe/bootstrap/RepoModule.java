@@ -2,10 +2,13 @@ package io.floe.bootstrap;
 
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.JooqRepoStore;
+import io.floe.adapters.rest.management.ArraylakeRepoRoutes;
 import io.floe.adapters.rest.management.RepoRoutes;
 import io.floe.application.port.in.access.AuthenticateUseCase;
+import io.floe.application.port.in.org.BucketManagementUseCase;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.IcechunkRepositories;
+import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.security.AccessPolicy;
@@ -13,6 +16,8 @@ import io.floe.application.service.repo.OrgRepos;
 import io.floe.application.service.repo.RepoBrowsingService;
 import io.floe.application.service.repo.RepoDirectoryService;
 import io.floe.application.service.repo.RepoLifecycleService;
+import io.floe.application.service.repo.RepoDescriptionService;
+import io.floe.application.service.repo.RepoOpeningService;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
 import java.util.function.Consumer;
@@ -25,10 +30,12 @@ final class RepoModule {
   final RepoLifecycleService lifecycle;
   final RepoDirectoryService directory;
   final RepoBrowsingService browsing;
+  final RepoOpeningService opening;
+  final RepoDescriptionService descriptions;
 
   RepoModule(Database database, OrgStore orgs, LifecycleModule lifecycle,
-      BucketStorageProvider storage, IdGenerator ids, Clock clock, AccessPolicy policy,
-      IcechunkRepositories icechunk) {
+      BucketStorageProvider storage, CredentialVendor credentials, IdGenerator ids, Clock clock,
+      AccessPolicy policy, IcechunkRepositories icechunk) {
     JooqRepoStore store = new JooqRepoStore(database);
     OrgRepos orgRepos = new OrgRepos(orgs, store, policy);
     this.lifecycle = new RepoLifecycleService(orgRepos, orgs, store, lifecycle.repoDeletes,
@@ -36,9 +43,19 @@ final class RepoModule {
         policy);
     this.directory = new RepoDirectoryService(orgRepos, store, policy, clock);
     this.browsing = new RepoBrowsingService(orgRepos, icechunk);
+    this.opening = new RepoOpeningService(directory, credentials);
+    this.descriptions = new RepoDescriptionService(directory, store);
   }
 
-  Consumer<RoutesConfig> routes(AuthenticateUseCase authentication) {
-    return new RepoRoutes(authentication, lifecycle, directory, browsing)::register;
+  /**
+   * The routes: the arraylake client's first, so that its literal paths
+   * ({@code /orgs/{org}/repos/paginated}) win over Floe's {@code /orgs/{org}/repos/{repo}}.
+   */
+  Consumer<RoutesConfig> routes(AuthenticateUseCase authentication,
+      BucketManagementUseCase buckets) {
+    Consumer<RoutesConfig> floe =
+        new RepoRoutes(authentication, lifecycle, directory, browsing, buckets)::register;
+    return new ArraylakeRepoRoutes(authentication, directory, lifecycle, opening, descriptions)
+        .andThen(floe);
   }
 }

@@ -3,12 +3,17 @@ package io.floe.bootstrap;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.domain.OrgName;
+import java.io.File;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -27,6 +32,7 @@ import picocli.CommandLine.Option;
         "<data-dir>/postgres (durable; logins only with the password in",
         "<data-dir>/postgres.password). A catalog an older Floe kept on PostgreSQL 14 is",
         "upgraded on first start; the old cluster is kept as <data-dir>/postgres-14.pre-upgrade.",
+        "Local buckets are created by operators only, beneath a --local-bucket-root.",
         "",
         "Every option can also be set by the environment variable named in its description."})
 final class ServeCommand implements Callable<Integer> {
@@ -109,6 +115,25 @@ final class ServeCommand implements Callable<Integer> {
           + "(env FLOE_OIDC_USER_CLAIM; default: ${DEFAULT-VALUE}).")
   String oidcUserClaim;
 
+  @Option(names = "--local-bucket-root", paramLabel = "DIR",
+      description = "A directory local buckets may be created in, by operators only; repeat "
+          + "for several (env FLOE_LOCAL_BUCKET_ROOTS, separated by ':'; default: "
+          + "<data-dir>/buckets).")
+  List<Path> localBucketRoots = new ArrayList<>();
+
+  /** The roots given on the command line, else in the environment; empty means the default. */
+  private List<Path> localBucketRoots() {
+    if (!localBucketRoots.isEmpty()) {
+      return localBucketRoots;
+    }
+    String fromEnvironment = System.getenv("FLOE_LOCAL_BUCKET_ROOTS");
+    if (fromEnvironment == null || fromEnvironment.isBlank()) {
+      return List.of();
+    }
+    return Arrays.stream(fromEnvironment.split(Pattern.quote(File.pathSeparator)))
+        .filter(root -> !root.isBlank()).map(Path::of).toList();
+  }
+
   /** The identity provider, when an issuer is given; the rest is then required. */
   private Optional<OidcSettings> oidc() {
     if (oidcIssuer == null || oidcIssuer.isBlank()) {
@@ -128,7 +153,8 @@ final class ServeCommand implements Callable<Integer> {
         .map(url -> new DatabaseSettings(url, databaseUser, databasePassword));
     ServerSettings settings = new ServerSettings(bind, port, dataDir, new OrgName(org), database,
         recoveryPeriod, idempotencyLifetime,
-        Optional.ofNullable(bootstrapToken).filter(token -> !token.isBlank()), oidc());
+        Optional.ofNullable(bootstrapToken).filter(token -> !token.isBlank()), oidc(),
+        localBucketRoots());
     FloeServer server = FloeServer.start(settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -140,10 +166,13 @@ final class ServeCommand implements Callable<Integer> {
             + "  Iceberg REST catalog: %s%n"
             + "  warehouse:            %s%n"
             + "  admin token:          %s%n"
-            + "  database:             %s%n%n",
+            + "  database:             %s%n"
+            + "  local bucket roots:   %s%n%n",
         server.catalogUri(), settings.org(), settings.adminTokenFile(),
         database.map(DatabaseSettings::jdbcUrl)
-            .orElse("embedded PostgreSQL in " + settings.embeddedPostgresDir()));
+            .orElse("embedded PostgreSQL in " + settings.embeddedPostgresDir()),
+        settings.localBucketRoots().stream().map(Path::toString)
+            .collect(java.util.stream.Collectors.joining(", ")));
     stopped.await();
     return 0;
   }

@@ -5,12 +5,15 @@ import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.domain.OrgName;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * Everything a Floe server is started with. An empty {@code database} means the embedded
- * PostgreSQL under {@code <dataDir>/postgres}.
+ * PostgreSQL under {@code <dataDir>/postgres}. Local buckets may only be placed beneath one of
+ * {@code localBucketRoots} (empty means {@code <dataDir>/buckets}); a root may not hold the data
+ * directory or lie inside the embedded database's.
  */
 public record ServerSettings(
     String bind,
@@ -21,14 +24,15 @@ public record ServerSettings(
     Duration namespaceRecoveryPeriod,
     Duration idempotencyLifetime,
     Optional<String> bootstrapToken,
-    Optional<OidcSettings> oidc) {
+    Optional<OidcSettings> oidc,
+    List<Path> localBucketRoots) {
 
   /** Settings without an identity provider: only API tokens authenticate. */
   public ServerSettings(String bind, int port, Path dataDir, OrgName org,
       Optional<DatabaseSettings> database, Duration namespaceRecoveryPeriod,
       Duration idempotencyLifetime, Optional<String> bootstrapToken) {
     this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
-        bootstrapToken, Optional.empty());
+        bootstrapToken, Optional.empty(), List.of());
   }
 
   public ServerSettings {
@@ -38,6 +42,7 @@ public record ServerSettings(
     Objects.requireNonNull(database, "database");
     Objects.requireNonNull(bootstrapToken, "bootstrapToken");
     Objects.requireNonNull(oidc, "oidc");
+    Objects.requireNonNull(localBucketRoots, "localBucketRoots");
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("port must be 0..65535, got " + port);
     }
@@ -48,41 +53,57 @@ public record ServerSettings(
       throw new IllegalArgumentException("the idempotency-key lifetime must be positive");
     }
     dataDir = dataDir.toAbsolutePath().normalize();
+    Path data = dataDir;
+    localBucketRoots = localBucketRoots.isEmpty() ? List.of(data.resolve("buckets"))
+        : localBucketRoots.stream().map(root -> root.toAbsolutePath().normalize()).toList();
+    for (Path root : localBucketRoots) {
+      if (data.startsWith(root) || root.startsWith(data.resolve("postgres"))) {
+        throw new IllegalArgumentException("local bucket root " + root + " must neither hold the "
+            + "data directory " + data + " nor lie inside its database");
+      }
+    }
   }
 
   public static ServerSettings defaults(Path dataDir) {
     return new ServerSettings("127.0.0.1", 8181, dataDir, new OrgName("my-org"), Optional.empty(),
-        Duration.ofDays(7), Duration.ofMinutes(30), Optional.empty());
+        Duration.ofDays(7), Duration.ofMinutes(30), Optional.empty(), Optional.empty(),
+        List.of());
   }
 
   public ServerSettings withPort(int newPort) {
     return new ServerSettings(bind, newPort, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots);
   }
 
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots);
   }
 
   public ServerSettings withNamespaceRecoveryPeriod(Duration period) {
     return new ServerSettings(bind, port, dataDir, org, database, period, idempotencyLifetime,
-        bootstrapToken, oidc);
+        bootstrapToken, oidc, localBucketRoots);
   }
 
   public ServerSettings withOrg(OrgName newOrg) {
     return new ServerSettings(bind, port, dataDir, newOrg, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots);
   }
 
   public ServerSettings withBootstrapToken(String token) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, Optional.of(token), oidc);
+        idempotencyLifetime, Optional.of(token), oidc, localBucketRoots);
   }
 
   public ServerSettings withOidc(OidcSettings settings) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, Optional.of(settings));
+        idempotencyLifetime, bootstrapToken, Optional.of(settings), localBucketRoots);
+  }
+
+  /** The directories local buckets may be placed beneath; replaces the default. */
+  public ServerSettings withLocalBucketRoots(List<Path> roots) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, roots);
   }
 
   public Path adminTokenFile() {

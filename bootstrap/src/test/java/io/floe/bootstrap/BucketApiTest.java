@@ -76,11 +76,17 @@ class BucketApiTest {
   }
 
   @Test
-  void aBucketHoldingANamespaceCannotBeRemovedOrMoved() {
+  void aBucketHoldingANamespaceCannotBeRemovedOrMoved() throws Exception {
     api.post("/orgs/buckets/iceberg/namespaces", Map.of("name", "pinned",
         "bucket_nickname", "default"));
     assertThat(api.delete("/orgs/buckets/buckets/default").status()).isEqualTo(409);
+    // Moving a local bucket is for operators only; not even they move one that is in use.
     assertThat(api.patch("/orgs/buckets/buckets/default", Map.of("prefix", "elsewhere"))
+        .status()).isEqualTo(403);
+    ManagementApi operator = new ManagementApi(server.port(),
+        java.nio.file.Files.readString(server.settings().adminTokenFile()).strip());
+    operator.post("/orgs/my-org/iceberg/namespaces", Map.of("name", "pinned"));
+    assertThat(operator.patch("/orgs/my-org/buckets/default", Map.of("prefix", "elsewhere"))
         .status()).isEqualTo(409);
   }
 

@@ -132,7 +132,7 @@ class OrgAdministrationTest {
 
   @Test
   void anOrgCanBringItsOwnDefaultBucket() {
-    Path lake = directory.resolve("lake-d");
+    Path lake = floe.localBucketDirectory("lake-d");
     ManagementApi.Reply created = api(operatorToken).post("/orgs", Map.of("name", "org-d",
         "default_bucket", Map.of("platform", "local", "name", lake.toString(),
             "prefix", "warehouse", "auth", Map.of("method", "none"))));

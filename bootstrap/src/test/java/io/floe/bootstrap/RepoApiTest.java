@@ -187,6 +187,60 @@ class RepoApiTest {
     assertThat(api.get("/orgs/no-such-org/repos").status()).isEqualTo(404);
   }
 
+  @Test
+  void theArraylakeClientsRoutesPageDescribeAndDeleteRepos() {
+    createRepo("paginated", null);
+    createRepo("winds", "Wind fields");
+    createRepo("ozone", null);
+    // The client's listing, not a repo named "paginated" (which the client reads at
+    // /repos/{org}/{repo}).
+    JsonNode page = ok(api.get("/orgs/" + org + "/repos/paginated?page=2&size=2"));
+    assertThat(page.get("total").asInt()).isEqualTo(3);
+    assertThat(page.get("pages").asInt()).isEqualTo(2);
+    assertThat(names(page.get("items"))).containsExactly("winds");
+    assertThat(ok(api.get("/repos/" + org + "/paginated")).get("name").asText())
+        .isEqualTo("paginated");
+    assertThat(ok(api.get("/orgs/" + org + "/repos/paginated?filter_metadata="
+        + "%7B%22a%22%3A1%7D")).get("items")).isEmpty();
+
+    JsonNode winds = ok(api.get("/repos/" + org + "/winds"));
+    assertThat(winds.get("_id").asText()).isEqualTo(winds.get("id").asText().replace("-", ""));
+    assertThat(winds.get("org").asText()).isEqualTo(org);
+    assertThat(winds.at("/status/mode").asText()).isEqualTo("online");
+    assertThat(winds.at("/bucket/nickname").asText()).isEqualTo("default");
+
+    assertThat(ok(api.patch("/orgs/" + org + "/winds", Map.of("description", "Winds at 10 m")))
+        .get("description").asText()).isEqualTo("Winds at 10 m");
+    assertThat(ok(api.get(repoPath("winds"))).get("description").asText())
+        .isEqualTo("Winds at 10 m");
+    assertThat(api.patch("/orgs/" + org + "/winds", Map.of("add_metadata", Map.of("a", 1)))
+        .status()).isEqualTo(422);
+    assertThat(api.patch("/orgs/" + org + "/winds", Map.of("description", "x".repeat(5000)))
+        .status()).isEqualTo(400);
+
+    assertThat(api.delete("/orgs/" + org + "/ozone?immediate=true").status()).isEqualTo(204);
+    assertThat(api.get(repoPath("ozone")).status()).isEqualTo(404);
+    assertThat(names(ok(api.get("/orgs/" + org + "/repos/paginated?include_ghosts=true"))
+        .get("items"))).containsExactly("paginated", "winds");
+  }
+
+  @Test
+  void aRepoTheClientWouldCreateItselfCannotGoToALocalBucket() {
+    ManagementApi.Reply refused = api.post("/orgs/" + org + "/repos",
+        Map.of("name", "by-client", "create_mode", "register"));
+    assertThat(refused.status()).isEqualTo(400);
+    assertThat(refused.body().get("detail").asText()).contains("directory of the Floe server");
+    assertThat(api.get(repoPath("by-client")).status()).isEqualTo(404);
+    // The name was never taken.
+    createRepo("by-client", null);
+
+    ManagementApi.Reply opened = api.get("/repos/" + org + "/by-client/open");
+    assertThat(opened.status()).isEqualTo(406);
+    assertThat(opened.body().get("detail").asText()).contains("local_filesystem_storage");
+    assertThat(api.post("/orgs/" + org + "/repos/import", Map.of("name", "x")).status())
+        .isEqualTo(406);
+  }
+
   private JsonNode createRepo(String name, String description) {
     Map<String, String> body = description == null
         ? Map.of("name", name) : Map.of("name", name, "description", description);

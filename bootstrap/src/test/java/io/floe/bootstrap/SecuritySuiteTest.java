@@ -24,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * outside the table, and bodies that are too large or not JSON.
  */
 class SecuritySuiteTest {
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
   private static final Schema SCHEMA =
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
 
@@ -172,6 +174,112 @@ class SecuritySuiteTest {
             + location("orders") + "/../../../x.metadata.json\"}")), 400, 403);
   }
 
+  /**
+   * Percent-encoded, look-alike and otherwise non-canonical spellings of a way out of the table:
+   * every location a client can send is refused with 400 before anything is written, and no
+   * file appears outside the table, in the org's bucket or anywhere else.
+   */
+  @Test
+  void encodedWaysOutOfTheTableAreRefusedBeforeAnythingIsWritten() {
+    String root = location("orders");
+    // orders-<id> <- <namespace prefix> <- <org> <- buckets <- the test's directory
+    String up = "/%2e%2e".repeat(4);
+    List<String> hostile = List.of(
+        root + up + "/escape/x",
+        root + "/%2E%2E/%2e%2E/%2E%2e/%2E%2E/escape/x",
+        root + "/%252e%252e/%252e%252e/%252e%252e/%252e%252e/escape/x",
+        root + "/..%2f..%2f..%2f..%2fescape/x",
+        root + "/%c0%ae%c0%ae/%c0%ae%c0%ae/%c0%ae%c0%ae/%c0%ae%c0%ae/escape/x",
+        root + "/\uFF0E\uFF0E/\uFF0E\uFF0E/\uFF0E\uFF0E/\uFF0E\uFF0E/escape/x",
+        root + "/..\\..\\..\\..\\escape/x",
+        root + "/x;/../../../../escape/x",
+        root + "/x?/../../../../escape/x",
+        root + "/x#/../../../../escape/x",
+        root + "//escape/x",
+        root + "/escape/x/.",
+        root.replace("file:///", "file://localhost:1/") + "/escape/x",
+        root.replace("file:///", "FILE:///") + "/escape/x");
+    for (String location : hostile) {
+      refusedWithNothingChanged(() -> List.of(
+          admin.post("/namespaces/sales/tables/orders",
+              setProperty("write.metadata.path", location)),
+          admin.post("/namespaces/sales/tables/orders", setProperty("write.data.path", location)),
+          admin.post("/namespaces/sales/tables/orders",
+              setProperty("write.object-storage.path", location)),
+          admin.post("/namespaces/sales/tables/orders",
+              setProperty("write.folder-storage.path", location)),
+          admin.post("/namespaces/sales/tables/orders", addSnapshot(location + "/snap.avro")),
+          admin.post("/namespaces/sales/tables/orders", setStatistics(location + "/s.puffin")),
+          admin.post("/namespaces/sales/tables/orders",
+              setPartitionStatistics(location + "/p.parquet")),
+          admin.post("/namespaces/sales/tables",
+              createWithProperty("planted", "write.metadata.path", location)),
+          admin.post("/namespaces/sales/tables",
+              createWithProperty("planted", "write.data.path", location)),
+          register("up", location + "/00000-x.metadata.json")), 400);
+    }
+    assertThat(directory.resolve("escape")).doesNotExist();
+  }
+
+  @Test
+  void aStagedCreateCannotReachIntoAnotherOrgsTable() {
+    String ours = location("orders");
+    String theirs = new IcebergHttp(floe, otherOrg).get("/namespaces/secret/tables/plans").body()
+        .path("metadata").path("location").asText();
+    // From our namespace prefix up to the directory of all buckets, then down into theirs.
+    String namespacePrefix = ours.substring(0, ours.lastIndexOf('/'));
+    String intoTheirs = namespacePrefix + "/%2e%2e/%2e%2e/" + theirs.substring(
+        theirs.indexOf("/" + otherOrg.warehouse() + "/") + 1);
+    Path theirBucket = directory.resolve("buckets").resolve(otherOrg.warehouse());
+    IcebergHttp otherAdmin = new IcebergHttp(floe, otherOrg);
+    CatalogState before = CatalogState.of(otherAdmin, theirBucket);
+    refusedWithNothingChanged(() -> List.of(
+        admin.post("/namespaces/sales/tables/stolen", stagedCreate(intoTheirs)),
+        admin.post("/namespaces/sales/tables/stolen", stagedCreate(
+            intoTheirs.replace("%2e", "%2E"))),
+        admin.post("/namespaces/sales/tables/stolen", stagedCreate(theirs))), 400, 403);
+    assertThat(CatalogState.of(otherAdmin, theirBucket)).isEqualTo(before);
+  }
+
+  /**
+   * Register reads a file only inside the namespace's own prefix, and a missing file, a file that
+   * is not metadata, a directory, and a link to another org's metadata all get one answer: the
+   * status and message say nothing about what is there.
+   */
+  @Test
+  void registerIsNoOracleForWhatExistsOnTheServer() throws Exception {
+    String ours = location("orders");
+    String namespacePrefix = ours.substring(0, ours.lastIndexOf('/'));
+    Path namespaceDir = Path.of(java.net.URI.create(namespacePrefix));
+    String theirs = new IcebergHttp(floe, otherOrg).get("/namespaces/secret/tables/plans").body()
+        .path("metadata-location").asText();
+    String foreignRelative = namespacePrefix + "/%2e%2e/%2e%2e/" + theirs.substring(
+        theirs.indexOf("/" + otherOrg.warehouse() + "/") + 1);
+    java.nio.file.Files.writeString(namespaceDir.resolve("garbage.metadata.json"), "not json");
+    java.nio.file.Files.createDirectories(namespaceDir.resolve("folder.metadata.json"));
+    java.nio.file.Files.createSymbolicLink(namespaceDir.resolve("link.metadata.json"),
+        Path.of(java.net.URI.create(theirs)));
+
+    List<IcebergHttp.Reply> inside = List.of(
+        register("a", namespacePrefix + "/missing.metadata.json"),
+        register("b", namespacePrefix + "/garbage.metadata.json"),
+        register("c", namespacePrefix + "/folder.metadata.json"),
+        register("d", namespacePrefix + "/link.metadata.json"));
+    assertThat(inside).extracting(IcebergHttp.Reply::status).containsOnly(400);
+    assertThat(inside).extracting(reply -> reply.body().path("error").path("message").asText()
+        .replaceAll("'[^']*'", "'<location>'")).as("one message for all").hasSize(4)
+        .containsOnly(inside.get(0).body().path("error").path("message").asText()
+            .replaceAll("'[^']*'", "'<location>'"));
+
+    IcebergHttp.Reply existing = register("e", foreignRelative);
+    IcebergHttp.Reply missing = register("f", foreignRelative.replace(".metadata.json",
+        "-no.metadata.json"));
+    assertThat(existing.status()).isEqualTo(missing.status()).isEqualTo(400);
+    assertThat(existing.errorType()).isEqualTo(missing.errorType());
+    assertThat(new IcebergHttp(floe, org).get("/namespaces/sales/tables").body()
+        .path("identifiers")).hasSize(2);
+  }
+
   @Test
   void oversizedAndMalformedBodiesAreRefused() {
     String huge = "{\"namespace\":[\"x\"],\"properties\":{\"k\":\""
@@ -193,9 +301,63 @@ class SecuritySuiteTest {
         .path("location").asText();
   }
 
+  private IcebergHttp.Reply register(String name, String metadataLocation) {
+    return admin.post("/namespaces/sales/register",
+        json(Map.of("name", name, "metadata-location", metadataLocation)));
+  }
+
+  private static String commit(Map<String, Object> update) {
+    return json(Map.of("requirements", List.of(), "updates", List.of(update)));
+  }
+
+  private static String addSnapshot(String manifestList) {
+    return commit(Map.of("action", "add-snapshot", "snapshot", Map.of("snapshot-id", 42,
+        "timestamp-ms", Instant.now().toEpochMilli(), "manifest-list", manifestList,
+        "summary", Map.of("operation", "append"), "schema-id", 0)));
+  }
+
+  private static String setStatistics(String path) {
+    return commit(Map.of("action", "set-statistics", "statistics", Map.of("snapshot-id", 42,
+        "statistics-path", path, "file-size-in-bytes", 10, "file-footer-size-in-bytes", 5,
+        "blob-metadata", List.of())));
+  }
+
+  private static String setPartitionStatistics(String path) {
+    return commit(Map.of("action", "set-partition-statistics", "partition-statistics",
+        Map.of("snapshot-id", 42, "statistics-path", path, "file-size-in-bytes", 10)));
+  }
+
+  private static String createWithProperty(String name, String key, String value) {
+    return json(Map.of("name", name, "schema", Map.of("type", "struct", "fields", List.of()),
+        "properties", Map.of(key, value)));
+  }
+
+  /** The commit that finishes a staged create, as Iceberg's Java client sends it. */
+  private static String stagedCreate(String location) {
+    return json(Map.of("requirements", List.of(Map.of("type", "assert-create")), "updates",
+        List.of(Map.of("action", "assign-uuid", "uuid", java.util.UUID.randomUUID().toString()),
+            Map.of("action", "upgrade-format-version", "format-version", 2),
+            Map.of("action", "add-schema", "schema",
+                Map.of("type", "struct", "schema-id", 0, "fields", List.of())),
+            Map.of("action", "set-current-schema", "schema-id", -1),
+            Map.of("action", "add-spec", "spec", Map.of("spec-id", 0, "fields", List.of())),
+            Map.of("action", "set-default-spec", "spec-id", -1),
+            Map.of("action", "add-sort-order", "sort-order",
+                Map.of("order-id", 0, "fields", List.of())),
+            Map.of("action", "set-default-sort-order", "sort-order-id", -1),
+            Map.of("action", "set-location", "location", location))));
+  }
+
+  private static String json(Object value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   private static String setProperty(String key, String value) {
-    return "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{\""
-        + key + "\":\"" + value + "\"}}]}";
+    return commit(Map.of("action", "set-properties", "updates", Map.of(key, value)));
   }
 
   /** Sends the requests and shows each refused with one of {@code statuses}, nothing changed. */

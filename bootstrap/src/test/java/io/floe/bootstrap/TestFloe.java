@@ -34,9 +34,13 @@ final class TestFloe implements AutoCloseable {
   /** Like {@link #start(Path)}, with settings adjusted by {@code adjust} (e.g. an OIDC issuer). */
   static TestFloe start(Path directory,
       java.util.function.UnaryOperator<ServerSettings> adjust) {
-    ServerSettings settings = ServerSettings.defaults(directory.resolve("data"))
+    Path data = directory.resolve("data");
+    // Local buckets may go where operators' orgs get theirs, and where tests put theirs.
+    ServerSettings settings = ServerSettings.defaults(data)
         .withPort(0)
-        .withNamespaceRecoveryPeriod(Duration.ZERO);
+        .withNamespaceRecoveryPeriod(Duration.ZERO)
+        .withLocalBucketRoots(java.util.List.of(data.resolve("buckets"),
+            directory.resolve("buckets")));
     return new TestFloe(FloeServer.start(adjust.apply(settings)), directory);
   }
 
@@ -59,12 +63,29 @@ final class TestFloe implements AutoCloseable {
 
   record Org(String warehouse, String token) {}
 
+  /** The bootstrap org, whose admin (the token in {@code admin.token}) is an operator. */
+  Org operators() {
+    try {
+      return new Org(server.settings().org().value(),
+          java.nio.file.Files.readString(server.settings().adminTokenFile()).strip());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Where a test's own local buckets go: beneath a root the server allows. */
+  Path localBucketDirectory(String name) {
+    return directory.resolve("buckets").resolve(name);
+  }
+
   /** Iceberg's own Java REST client, pointed at {@code org}. */
   RESTCatalog catalog(Org org, Map<String, String> extraProperties) {
     Map<String, String> properties = new HashMap<>();
     properties.put(CatalogProperties.URI, uri());
     properties.put(CatalogProperties.WAREHOUSE_LOCATION, org.warehouse());
     properties.put("token", org.token());
+    // Said outright: a bearer token is OAuth2 to the client, which otherwise warns that it guessed.
+    properties.put("rest.auth.type", "oauth2");
     properties.putAll(extraProperties);
     RESTCatalog catalog = new RESTCatalog();
     catalog.setConf(new org.apache.hadoop.conf.Configuration());

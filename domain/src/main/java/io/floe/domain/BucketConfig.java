@@ -70,48 +70,46 @@ public record BucketConfig(
 
   /**
    * The path inside this bucket that {@code uri} addresses, if it addresses one: the inverse of
-   * {@link #uriOf}. Paths with empty, "." or ".." segments are refused, so that no location can
-   * climb out of the prefix it claims to be in.
+   * {@link #uriOf}. A location that is not canonical ({@link CanonicalLocation}) addresses none,
+   * so that no spelling can climb out of the prefix it claims to be in.
    */
   public Optional<StoragePath> pathOf(String uri) {
-    if (uri == null) {
-      return Optional.empty();
-    }
-    if (uri.endsWith("/")) {
-      uri = uri.substring(0, uri.length() - 1);
-    }
-    if (platform == StoragePlatform.LOCAL) {
-      uri = canonicalLocalUri(uri);
-    }
-    String root = uriOf(StoragePath.root());
-    if (uri.equals(root)) {
-      return Optional.of(StoragePath.root());
-    }
-    if (!uri.startsWith(root + "/")) {
-      return Optional.empty();
-    }
     try {
-      return Optional.of(new StoragePath(uri.substring(root.length() + 1)));
+      return pathOf(CanonicalLocation.parse(uri));
     } catch (DomainException e) {
       return Optional.empty();
     }
   }
 
+  /** The path inside this bucket that {@code location} addresses, if it is in this bucket. */
+  public Optional<StoragePath> pathOf(CanonicalLocation location) {
+    return root().filter(location::isWithin)
+        .map(root -> relative(location.path(), root.path()));
+  }
+
   /**
-   * Local files are written as {@code file:///p}, {@code file:/p} (Hadoop's form) or plain
-   * {@code /p}; all name the same file.
+   * Where this bucket's keys start, as a canonical location: {@code s3://bucket}, {@code
+   * gs://bucket}, or {@code file:///<directory>}. Empty for a platform Iceberg cannot use, or a
+   * local directory no canonical location can name.
    */
-  private static String canonicalLocalUri(String uri) {
-    if (uri.startsWith("file:///")) {
-      return uri;
+  public Optional<CanonicalLocation> root() {
+    try {
+      return switch (platform) {
+        case S3, S3_COMPATIBLE -> Optional.of(new CanonicalLocation("s3", bucket,
+            StoragePath.root()));
+        case GCS -> Optional.of(new CanonicalLocation("gs", bucket, StoragePath.root()));
+        case LOCAL -> Optional.of(CanonicalLocation.parse(bucket));
+        case AZURE -> Optional.empty();
+      };
+    } catch (DomainException e) {
+      return Optional.empty();
     }
-    if (uri.startsWith("file:/")) {
-      return "file://" + uri.substring("file:".length());
-    }
-    if (uri.startsWith("/")) {
-      return "file://" + uri;
-    }
-    return uri;
+  }
+
+  private static StoragePath relative(StoragePath path, StoragePath root) {
+    return root.isRoot() ? path
+        : path.equals(root) ? StoragePath.root()
+        : new StoragePath(path.value().substring(root.value().length() + 1));
   }
 
   private static String stripTrailingSlash(String value) {

@@ -6,11 +6,16 @@ final class Names {
 
   /** Renders an untrusted name for an error message without its control characters. */
   static String printable(String name) {
+    return printable(name, 120);
+  }
+
+  /** Like {@link #printable(String)}, keeping up to {@code limit} code points. */
+  static String printable(String name, int limit) {
     if (name == null) {
       return "null";
     }
     StringBuilder out = new StringBuilder();
-    name.codePoints().limit(120).forEach(cp -> {
+    name.codePoints().limit(limit).forEach(cp -> {
       if (Character.isISOControl(cp)) {
         out.append(String.format("\\u%04x", cp));
       } else {

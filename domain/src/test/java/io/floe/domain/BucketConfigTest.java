@@ -31,6 +31,18 @@ class BucketConfigTest {
     assertThat(s3.pathOf("s3://other/p")).isEmpty();
     assertThat(s3.pathOf("s3://database/p")).isEmpty();
     assertThat(s3.pathOf("gs://data/p")).isEmpty();
+    assertThat(s3.pathOf("s3://data/p/%2e%2e/q")).isEmpty();
+    assertThat(s3.pathOf("S3://data/p")).isEmpty();
+  }
+
+  @Test
+  void aLocalBucketAddressesOnlyFilesBeneathItsDirectory() {
+    BucketConfig local = bucket(StoragePlatform.LOCAL, "/srv/floe");
+    assertThat(local.pathOf("file:///srv/floe")).contains(StoragePath.root());
+    assertThat(local.pathOf("file:///srv/floe2/x")).isEmpty();
+    assertThat(local.pathOf("file:///srv/floe/%2e%2e/floe2/x")).isEmpty();
+    assertThat(local.pathOf("file://host/srv/floe/x")).isEmpty();
+    assertThat(local.root()).contains(CanonicalLocation.parse("file:///srv/floe"));
   }
 
   @Test

@@ -155,13 +155,8 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
 
   @Override
   public boolean locationInUse(UUID bucketId, StoragePath path) {
-    String candidate = path.value();
     return dsl.fetchExists(CATALOG_OBJECTS, CATALOG_OBJECTS.BUCKET_ID.eq(bucketId)
-        .and(CATALOG_OBJECTS.LOCATION.eq(candidate)
-            .or(DSL.condition("starts_with({0}, {1} || '/')", DSL.val(candidate),
-                CATALOG_OBJECTS.LOCATION))
-            .or(DSL.condition("starts_with({0}, {1})", CATALOG_OBJECTS.LOCATION,
-                DSL.val(candidate + "/")))));
+        .and(PathConditions.overlaps(CATALOG_OBJECTS.LOCATION, path)));
   }
 
   @Override

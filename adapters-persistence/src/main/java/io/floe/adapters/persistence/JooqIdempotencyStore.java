@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 
 /** Recorded results for idempotency keys, per principal and org, with their expiry. */
 public final class JooqIdempotencyStore implements IdempotencyStore {
@@ -30,8 +29,9 @@ public final class JooqIdempotencyStore implements IdempotencyStore {
 
   @Override
   public boolean record(UUID orgId, UUID principalId, String key, Recorded recorded,
-      Instant expiresAt) {
-    // An expired record of the same key is replaced; a live one is kept.
+      Instant expiresAt, Instant now) {
+    // An expired record of the same key is replaced; a live one is kept. Expired means by the
+    // caller's clock, the one find() judges by, not the database's.
     return dsl.insertInto(IDEMPOTENCY_RECORDS)
         .set(IDEMPOTENCY_RECORDS.ORG_ID, orgId)
         .set(IDEMPOTENCY_RECORDS.PRINCIPAL_ID, principalId)
@@ -45,8 +45,8 @@ public final class JooqIdempotencyStore implements IdempotencyStore {
         .set(IDEMPOTENCY_RECORDS.REQUEST_FINGERPRINT, recorded.requestFingerprint())
         .set(IDEMPOTENCY_RECORDS.RESULT, recorded.result())
         .set(IDEMPOTENCY_RECORDS.EXPIRES_AT, Times.of(expiresAt))
-        .set(IDEMPOTENCY_RECORDS.CREATED_AT, DSL.currentOffsetDateTime())
-        .where(IDEMPOTENCY_RECORDS.EXPIRES_AT.le(DSL.currentOffsetDateTime()))
+        .set(IDEMPOTENCY_RECORDS.CREATED_AT, Times.of(now))
+        .where(IDEMPOTENCY_RECORDS.EXPIRES_AT.le(Times.of(now)))
         .execute() == 1;
   }
 

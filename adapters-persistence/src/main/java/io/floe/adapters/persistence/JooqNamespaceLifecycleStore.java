@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.UUID;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 
 /**
  * What is particular to namespaces' lifecycle in PostgreSQL: descriptions, restore, and the live
@@ -77,12 +76,9 @@ public final class JooqNamespaceLifecycleStore implements NamespaceLifecycleStor
 
   @Override
   public List<StorageLocation> objectsWithin(StorageLocation location) {
-    String prefix = location.path().value();
     return dsl.select(CATALOG_OBJECTS.BUCKET_ID, CATALOG_OBJECTS.LOCATION).from(CATALOG_OBJECTS)
         .where(CATALOG_OBJECTS.BUCKET_ID.eq(location.bucketId()))
-        .and(CATALOG_OBJECTS.LOCATION.eq(prefix)
-            .or(DSL.condition("starts_with({0}, {1})", CATALOG_OBJECTS.LOCATION,
-                DSL.val(prefix + "/"))))
+        .and(PathConditions.within(CATALOG_OBJECTS.LOCATION, location.path()))
         .fetch(row -> new StorageLocation(row.value1(), new StoragePath(row.value2())));
   }
 

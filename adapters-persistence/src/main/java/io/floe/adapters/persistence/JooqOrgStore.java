@@ -22,9 +22,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /** Orgs and bucket configurations in PostgreSQL. */
 public final class JooqOrgStore implements OrgStore {
+  /** The advisory lock that orders local bucket placements (an arbitrary, fixed key). */
+  private static final long LOCAL_BUCKET_PLACEMENT_LOCK = 0x466c6f654c6f63L;
+
   private final DSLContext dsl;
 
   public JooqOrgStore(Database database) {
@@ -59,6 +63,12 @@ public final class JooqOrgStore implements OrgStore {
   public List<BucketConfig> buckets(UUID orgId) {
     return dsl.selectFrom(BUCKET_CONFIGS).where(BUCKET_CONFIGS.ORG_ID.eq(orgId))
         .orderBy(BUCKET_CONFIGS.NICKNAME).fetch(JooqOrgStore::toBucket);
+  }
+
+  @Override
+  public List<BucketConfig> bucketsOn(StoragePlatform platform) {
+    return dsl.selectFrom(BUCKET_CONFIGS).where(BUCKET_CONFIGS.PLATFORM.eq(platform.wireName()))
+        .orderBy(BUCKET_CONFIGS.ID).fetch(JooqOrgStore::toBucket);
   }
 
   @Override
@@ -138,6 +148,12 @@ public final class JooqOrgStore implements OrgStore {
   public void lockBucket(UUID bucketId) {
     dsl.select(BUCKET_CONFIGS.ID).from(BUCKET_CONFIGS).where(BUCKET_CONFIGS.ID.eq(bucketId))
         .forUpdate().fetch();
+  }
+
+  @Override
+  public void lockLocalBucketPlacement() {
+    dsl.select(DSL.field("pg_advisory_xact_lock({0})", Object.class,
+        DSL.val(LOCAL_BUCKET_PLACEMENT_LOCK))).fetch();
   }
 
   static Org toOrg(OrgsRecord row) {

@@ -8,9 +8,8 @@ import io.floe.domain.StoragePath;
 import java.util.List;
 import java.util.UUID;
 import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 
-/** Prefix claims; overlap is decided in SQL with {@code starts_with}, segment-wise. */
+/** Prefix claims; overlap is decided in SQL, segment-wise ({@link PathConditions}). */
 public final class JooqPrefixClaimStore implements PrefixClaimStore {
   private final DSLContext dsl;
 
@@ -20,16 +19,9 @@ public final class JooqPrefixClaimStore implements PrefixClaimStore {
 
   @Override
   public List<PrefixClaim> overlapping(UUID bucketId, StoragePath path) {
-    String candidate = path.value();
     return dsl.selectFrom(PREFIX_CLAIMS)
         .where(PREFIX_CLAIMS.BUCKET_ID.eq(bucketId))
-        .and(PREFIX_CLAIMS.PREFIX.eq(candidate)
-            // an existing claim contains the candidate
-            .or(DSL.condition("starts_with({0}, {1} || '/')", DSL.val(candidate),
-                PREFIX_CLAIMS.PREFIX))
-            // the candidate contains an existing claim
-            .or(DSL.condition("starts_with({0}, {1})", PREFIX_CLAIMS.PREFIX,
-                DSL.val(candidate + "/"))))
+        .and(PathConditions.overlaps(PREFIX_CLAIMS.PREFIX, path))
         .fetch(row -> new PrefixClaim(row.getBucketId(), new StoragePath(row.getPrefix()),
             new PrefixClaim.Owner(PrefixClaim.OwnerKind.valueOf(row.getOwnerKind()),
                 row.getOwnerId())));

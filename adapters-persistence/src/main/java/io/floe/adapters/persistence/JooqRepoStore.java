@@ -70,6 +70,14 @@ public final class JooqRepoStore implements RepoStore {
   }
 
   @Override
+  public void describe(UUID repoId, Optional<String> description) {
+    dsl.update(REPOS)
+        .set(REPOS.DESCRIPTION, description.orElse(null))
+        .where(REPOS.ID.eq(repoId))
+        .execute();
+  }
+
+  @Override
   public void markRestored(UUID repoId) {
     dsl.update(REPOS)
         .setNull(REPOS.DELETED_AT)

@@ -1,14 +1,18 @@
 package io.floe.adapters.persistence;
 
+import io.floe.application.port.out.contract.PersistenceContracts;
+import io.floe.application.port.out.contract.PersistencePorts;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The store contract on an external PostgreSQL server, named by {@code floe.test.database.url}
- * (the CI script installs and starts one). Without it this class is skipped, visibly.
+ * Every persistence port's contract, on an external PostgreSQL server named by
+ * {@code floe.test.database.url} (the CI script installs and starts one). Without it this class
+ * is skipped, visibly.
  */
 @EnabledIfSystemProperty(named = TestDatabases.EXTERNAL_URL, matches = ".+")
-class ExternalPostgresStoreTest extends CatalogStoreContract {
-  ExternalPostgresStoreTest() {
-    super(TestDatabases.externalServer());
+class ExternalPostgresStoreTest extends PersistenceContracts {
+  @Override
+  protected PersistencePorts open() {
+    return JooqPersistencePorts.open(TestDatabases.externalServer());
   }
 }

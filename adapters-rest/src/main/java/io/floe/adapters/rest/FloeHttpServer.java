@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Floe's HTTP server: health, the Iceberg REST catalog, and whatever other route groups bootstrap
  * adds. Every error, ours or the web framework's, is answered in the Iceberg error model. Every
- * request gets an id ({@link RequestIds}) and is reported to a {@link RequestObserver} when
- * answered. On stop, requests in flight are allowed to finish.
+ * request gets an id and one access-log line ({@link RequestTracing}) and is reported to a
+ * {@link RequestObserver} when answered. On stop, requests in flight are allowed to finish.
  */
 public final class FloeHttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FloeHttpServer.class);
@@ -53,14 +53,14 @@ public final class FloeHttpServer implements AutoCloseable {
         server.setStopTimeout(STOP_TIMEOUT_MS);
         server.setHandler(new GracefulHandler(server.getHandler()));
       });
-      config.routes.before(RequestIds::begin);
+      config.routes.before(RequestTracing::begin);
       config.requestLogger.http((ctx, millis) -> {
         try {
           Endpoint matched = ctx.endpoints().matchedHttpEndpoint();
           observer.answered(ctx.method().name(), matched == null ? "unmatched" : matched.path,
               ctx.statusCode(), millis);
         } finally {
-          RequestIds.end();
+          RequestTracing.end(ctx, millis);
         }
       });
       health.register(config.routes);
@@ -72,7 +72,7 @@ public final class FloeHttpServer implements AutoCloseable {
       config.routes.error(404, "*", ctx -> {
         if (ctx.result() == null || ctx.result().isEmpty()) {
           error(ctx, IcebergErrors.of(404, "NotFoundException",
-              "No such route: " + ctx.method() + " " + ctx.path()));
+              "No such route: " + ctx.method() + " " + ctx.path() + catalogUriHint(ctx)));
         }
       });
       config.routes.error(405, "*", ctx -> error(ctx, IcebergErrors.of(405,
@@ -105,6 +105,21 @@ public final class FloeHttpServer implements AutoCloseable {
     app.stop();
   }
 
+  /**
+   * An Iceberg client configured with the server's address instead of the catalog's asks for
+   * {@code /v1/config}: tell it where the catalog is.
+   */
+  private static String catalogUriHint(Context ctx) {
+    String path = ctx.path();
+    if (path.startsWith(IcebergRoutes.ROOT + "/") || !(path.startsWith("/v1/")
+        || path.contains("/v1/config"))) {
+      return "";
+    }
+    String host = ctx.host() == null ? "<server>" : ctx.host();
+    return ". Floe's Iceberg REST catalog is under " + IcebergRoutes.ROOT + ": use "
+        + ctx.scheme() + "://" + host + IcebergRoutes.ROOT + " as the catalog URI";
+  }
+
   private static void frameworkError(HttpResponseException error, Context ctx) {
     String type = switch (error.getStatus()) {
       case 400 -> "BadRequestException";
@@ -114,7 +129,9 @@ public final class FloeHttpServer implements AutoCloseable {
       case 413 -> "RequestTooLargeException";
       default -> "HttpException";
     };
-    error(ctx, IcebergErrors.of(error.getStatus(), type, error.getMessage()));
+    String message = error.getStatus() == 404 ? error.getMessage() + catalogUriHint(ctx)
+        : error.getMessage();
+    error(ctx, IcebergErrors.of(error.getStatus(), type, message));
   }
 
   /** Iceberg routes answer in the Iceberg error model; management routes as their clients expect. */

@@ -71,13 +71,14 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
     return fileIos.get(bucket);
   }
 
+  /** The platform's FileIO behind the one guard every platform shares. */
   private static FileIO newFileIo(BucketConfig bucket) {
-    return switch (bucket.platform()) {
-      case LOCAL -> new LocalFileIO();
+    return new BucketScopedFileIO(bucket, switch (bucket.platform()) {
+      case LOCAL -> new LocalFileIO(Path.of(bucket.bucket()));
       case S3, S3_COMPATIBLE -> S3MetadataFileIo.open(bucket);
       case GCS -> GcsMetadataFileIo.open(bucket);
       default -> throw new UnsupportedPlatformException(bucket);
-    };
+    });
   }
 
   /** Local buckets are the server's own disk: engines on the same machine need no keys. */

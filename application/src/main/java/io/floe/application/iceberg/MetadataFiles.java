@@ -10,7 +10,6 @@ import java.util.regex.Pattern;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.view.ViewMetadata;
 import org.apache.iceberg.view.ViewMetadataParser;
 
@@ -37,14 +36,6 @@ public final class MetadataFiles {
 
   public ViewMetadata readView(BucketConfig bucket, String location) {
     return views.get(location, loc -> ViewMetadataParser.read(io.fileIo(bucket).newInputFile(loc)));
-  }
-
-  public boolean exists(BucketConfig bucket, String location) {
-    try {
-      return io.fileIo(bucket).newInputFile(location).exists();
-    } catch (NotFoundException e) {
-      return false;
-    }
   }
 
   /** Writes {@code metadata} as the version after {@code previous}; returns it with its location. */

@@ -5,6 +5,7 @@ import io.floe.domain.BucketConfig;
 import io.floe.domain.CatalogName;
 import io.floe.domain.Org;
 import io.floe.domain.OrgName;
+import io.floe.domain.StoragePlatform;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -56,6 +57,11 @@ public final class CachingOrgStore implements OrgStore {
   }
 
   @Override
+  public List<BucketConfig> bucketsOn(StoragePlatform platform) {
+    return store.bucketsOn(platform);
+  }
+
+  @Override
   public Optional<BucketConfig> bucket(UUID orgId, CatalogName nickname) {
     return store.bucket(orgId, nickname);
   }
@@ -93,5 +99,10 @@ public final class CachingOrgStore implements OrgStore {
   @Override
   public void lockBucket(UUID bucketId) {
     store.lockBucket(bucketId);
+  }
+
+  @Override
+  public void lockLocalBucketPlacement() {
+    store.lockLocalBucketPlacement();
   }
 }

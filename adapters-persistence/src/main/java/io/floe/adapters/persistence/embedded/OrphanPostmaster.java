@@ -23,7 +23,8 @@ import java.util.Optional;
  *       by themselves soon after their server): waited for, then ended.
  *   <li>A {@code postmaster.pid} whose number is now another program's (after a reboot it can
  *       belong to anything), or that is unreadable: removed, since PostgreSQL refuses to start
- *       while it names a live process. One whose process is gone is left to PostgreSQL, which
+ *       while it names a live process; so is one naming a zombie (an ended server nobody reaped,
+ *       which PostgreSQL takes for alive). One whose process is gone is left to PostgreSQL, which
  *       removes it itself after checking that no process still uses the old shared memory.
  * </ul>
  */
@@ -92,6 +93,15 @@ final class OrphanPostmaster {
     if (pid.isPresent()) {
       Optional<ProcessHandle> holder =
           ProcessHandle.of(pid.get()).filter(OrphanPostmaster::isRunning);
+      boolean zombie = holder.isEmpty() && ProcessHandle.of(pid.get()).isPresent();
+      if (zombie) {
+        // A server that ended but was never reaped still answers PostgreSQL's liveness probe, so
+        // PostgreSQL would refuse to start; it holds no shared memory, so its lock file can go.
+        deletePidFile(pidFile);
+        return Optional.of("removed the " + pidFile + " of a server that did not stop cleanly "
+            + "(PID " + pid.get() + " ended but was never reaped); PostgreSQL recovers from its "
+            + "write-ahead log");
+      }
       if (holder.isEmpty()) {
         return Optional.of("the last PostgreSQL server on " + cluster + " did not stop cleanly "
             + "(its PID " + pid.get() + " is gone); PostgreSQL recovers from its write-ahead log");
@@ -103,15 +113,19 @@ final class OrphanPostmaster {
             + "be running on " + cluster + "; stop it, then start Floe again");
       }
     }
+    deletePidFile(pidFile);
+    return Optional.of("removed the stale " + pidFile + " of a server that did not stop cleanly ("
+        + pid.map(number -> "PID " + number + " is now another program ("
+            + ProcessHandle.of(number).flatMap(process -> process.info().command())
+                .orElse("unknown") + ")").orElse("it is unreadable") + ")");
+  }
+
+  private static void deletePidFile(Path pidFile) {
     try {
       Files.delete(pidFile);
     } catch (IOException e) {
       throw new IllegalStateException("cannot remove the stale " + pidFile, e);
     }
-    return Optional.of("removed the stale " + pidFile + " of a server that did not stop cleanly ("
-        + pid.map(number -> "PID " + number + " is now another program ("
-            + ProcessHandle.of(number).flatMap(process -> process.info().command())
-                .orElse("unknown") + ")").orElse("it is unreadable") + ")");
   }
 
   private static Optional<Long> readPid(Path pidFile) {

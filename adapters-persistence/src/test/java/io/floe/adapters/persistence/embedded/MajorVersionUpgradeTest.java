@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
@@ -18,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * kept; an upgrade interrupted at any step finishes or starts over on the next start.
  */
 class MajorVersionUpgradeTest {
+  /** The schema version of the last Floe release that ran on PostgreSQL 14. */
+  private static final String LAST_SCHEMA_ON_14 = "5";
+
   @TempDir
   Path dataDir;
   Path cluster;
@@ -158,16 +161,20 @@ class MajorVersionUpgradeTest {
   }
 
   /**
-   * Migrates the schema with Floe's migrations and puts rows in every table: tricky text, JSON,
-   * NULLs, a 170 kB value, two thousand tables. Returns every table's rows.
+   * Migrates the schema as the last Floe on PostgreSQL 14 left it (migrations up to
+   * {@value #LAST_SCHEMA_ON_14}) and puts rows in every table: tricky text, JSON, NULLs, a 170 kB
+   * value, two thousand tables. Returns every table's rows.
    */
   private static Map<String, List<String>> fillCatalog(EmbeddedPostgres legacy)
       throws SQLException {
     DatabaseSettings settings = new DatabaseSettings(legacy.getJdbcUrl("postgres", "postgres"),
         "postgres", "");
-    try (Database database = Database.open(settings, 2)) {
-      database.isReachable();
-    }
+    Flyway.configure()
+        .dataSource(settings.jdbcUrl(), settings.user(), settings.password())
+        .locations("classpath:db/migration")
+        .target(LAST_SCHEMA_ON_14)
+        .load()
+        .migrate();
     try (Connection connection = legacy.getPostgresDatabase().getConnection();
         Statement statement = connection.createStatement()) {
       statement.execute("""

@@ -1,5 +1,6 @@
 package io.floe.adapters.rest.iceberg;
 
+import io.floe.application.port.out.RefusedLocationException;
 import io.floe.application.port.out.StorageException;
 import io.floe.domain.DomainException;
 import io.floe.domain.FeatureDisabledException;
@@ -38,6 +39,7 @@ public final class IcebergErrors {
     STATUS.put(NotAuthorizedException.class, 401);
     STATUS.put(ForbiddenException.class, 403);
     STATUS.put(FeatureDisabledException.class, 403);
+    STATUS.put(RefusedLocationException.class, 403);
     STATUS.put(NoSuchWarehouseException.class, 404);
     STATUS.put(NoSuchNamespaceException.class, 404);
     STATUS.put(NoSuchTableException.class, 404);
@@ -66,7 +68,7 @@ public final class IcebergErrors {
     } else {
       LOG.debug("request refused with {}: {}", status, error.getMessage());
     }
-    String type = error instanceof FeatureDisabledException ? "ForbiddenException"
+    String type = status == 403 ? "ForbiddenException"
         : status == 500 && !(error instanceof CommitStateUnknownException)
             ? "InternalServerError" : error.getClass().getSimpleName();
     String message = status == 500 && !(error instanceof StorageException)

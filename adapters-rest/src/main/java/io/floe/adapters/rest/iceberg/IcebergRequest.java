@@ -1,16 +1,16 @@
 package io.floe.adapters.rest.iceberg;
 
-import io.floe.adapters.rest.RequestIds;
+import io.floe.adapters.rest.RequestTracing;
 import io.floe.application.model.IdempotencyKey;
 import io.floe.application.model.RequestInfo;
 import io.floe.application.port.in.access.AuthenticateUseCase;
+import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
 import io.javalin.http.Context;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Optional;
-import java.util.UUID;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -48,8 +48,10 @@ final class IcebergRequest {
    */
   OrgContext scope() {
     if (scope == null) {
-      scope = authentication.enterOrg(authentication.authenticate(bearerToken(ctx)),
-          RESTUtil.decodeString(segment(PREFIX))).on(requestInfo());
+      Caller caller = authentication.authenticate(bearerToken(ctx));
+      RequestTracing.authenticated(ctx, caller);
+      scope = authentication.enterOrg(caller, RESTUtil.decodeString(segment(PREFIX)))
+          .on(requestInfo());
     }
     return scope;
   }
@@ -110,9 +112,7 @@ final class IcebergRequest {
     Optional<IdempotencyKey> idempotency = key == null ? Optional.empty()
         : Optional.of(new IdempotencyKey(key, ctx.method() + " " + ctx.req().getRequestURI()
             + " " + sha256(ctx.bodyAsBytes())));
-    Object requestId = ctx.attribute(RequestIds.ATTRIBUTE);
-    return new RequestInfo(requestId != null ? requestId.toString() : UUID.randomUUID().toString(),
-        idempotency);
+    return new RequestInfo(RequestTracing.id(ctx), idempotency);
   }
 
   private static String sha256(byte[] body) {

@@ -3,6 +3,7 @@ package io.floe.adapters.rest.iceberg;
 import static io.floe.adapters.rest.iceberg.IcebergPaths.NAMESPACE;
 import static io.floe.adapters.rest.iceberg.IcebergPaths.V1;
 
+import io.floe.adapters.rest.RequestTracing;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.namespace.IcebergNamespacesUseCase;
 import io.floe.application.security.OrgContext;
@@ -80,6 +81,7 @@ public final class IcebergRoutes {
   private void config(Context ctx) {
     String warehouse = ctx.queryParam("warehouse");
     var caller = authentication.authenticate(IcebergRequest.bearerToken(ctx));
+    RequestTracing.authenticated(ctx, caller);
     if (warehouse == null || warehouse.isBlank()) {
       throw new BadRequestException(
           "The 'warehouse' parameter is required: it is the name of your org");

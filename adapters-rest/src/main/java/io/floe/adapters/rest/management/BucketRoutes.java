@@ -16,13 +16,16 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
  * An org's bucket configurations under {@code /orgs/{org}/buckets}; a bucket is addressed by its
- * nickname or its id. Responses never carry secrets.
+ * nickname or its id. Responses never carry secrets. Bodies speak Floe's fields and the arraylake
+ * client's ({@link ArraylakeBuckets}); where the two disagree (a platform's name, a local bucket's
+ * name) the client's vocabulary is used when the request asks for it.
  */
 public final class BucketRoutes implements Consumer<RoutesConfig> {
   private static final String BUCKETS = "/orgs/{org}/buckets";
@@ -30,7 +33,8 @@ public final class BucketRoutes implements Consumer<RoutesConfig> {
 
   /** A bucket configuration as the API shows it. */
   record BucketBody(UUID id, String nickname, String platform, String name, String prefix,
-      String endpoint, String region, boolean pathStyle, AuthBody auth, boolean isDefault) {}
+      String endpoint, String region, boolean pathStyle, AuthBody auth, boolean isDefault,
+      Map<String, Object> extraConfig, Map<String, Object> authConfig) {}
 
   /** How the server authenticates to the bucket; the keys themselves are never shown. */
   record AuthBody(String method, String roleArn) {}
@@ -46,21 +50,26 @@ public final class BucketRoutes implements Consumer<RoutesConfig> {
   @Override
   public void accept(RoutesConfig routes) {
     routes.get(BUCKETS, handle(r -> r.ok(buckets.list(r.scope()).stream()
-        .map(BucketRoutes::body).toList())));
+        .map(bucket -> body(bucket, r)).toList())));
     routes.post(BUCKETS, handle(r -> {
       JsonFields fields = new JsonFields(r.body(JsonNode.class));
       r.respond(201, body(buckets.create(r.scope(), spec(fields),
-          fields.bool("is_default").orElse(false))));
+          fields.bool("is_default").orElse(false)), r));
     }));
-    routes.get(BUCKET, handle(r -> r.ok(body(buckets.get(r.scope(), bucket(r))))));
-    routes.patch(BUCKET, handle(r -> r.ok(body(buckets.update(r.scope(), bucket(r),
-        update(new JsonFields(r.body(JsonNode.class))))))));
+    routes.get(BUCKET, handle(r -> r.ok(body(buckets.get(r.scope(), bucket(r)), r))));
+    routes.patch(BUCKET, handle(r -> {
+      JsonFields fields = new JsonFields(r.body(JsonNode.class));
+      if (fields.text("nickname").isPresent()) {
+        refuseRename(fields, buckets.get(r.scope(), bucket(r)));
+      }
+      r.ok(body(buckets.update(r.scope(), bucket(r), update(fields)), r));
+    }));
     routes.delete(BUCKET, handle(r -> {
       buckets.delete(r.scope(), bucket(r));
       r.respond(204, null);
     }));
     routes.post(BUCKET + "/default", handle(r -> r.ok(body(
-        buckets.makeDefault(r.scope(), bucket(r))))));
+        buckets.makeDefault(r.scope(), bucket(r)), r))));
   }
 
   /** A bucket configuration from a create body; also the default bucket of a new org. */
@@ -72,20 +81,37 @@ public final class BucketRoutes implements Consumer<RoutesConfig> {
               Invalid.because("platform is required"))),
           fields.text("name").orElseThrow(() -> Invalid.because("name (the bucket) is required")),
           StoragePath.parse(fields.text("prefix").orElse("")),
-          fields.text("endpoint"), fields.text("region"),
-          fields.bool("path_style").orElse(false), credentials(fields.node("auth")));
+          ArraylakeBuckets.endpoint(fields), ArraylakeBuckets.region(fields),
+          ArraylakeBuckets.pathStyle(fields).orElse(false),
+          fields.node("auth") != null ? credentials(fields.node("auth"))
+              : ArraylakeBuckets.credentials(fields).orElse(BucketCredentials.none()));
     } catch (DomainException e) {
       throw Invalid.because(e.getMessage());
     }
   }
 
   private static BucketUpdate update(JsonFields fields) {
+    // The client's extra_config replaces endpoint, region and addressing as a whole.
+    boolean extra = ArraylakeBuckets.hasExtraConfig(fields);
     return new BucketUpdate(fields.text("name"), fields.text("prefix"),
         fields.text("platform").map(raw -> platform(raw).wireName()),
-        optionalText(fields, "endpoint"), optionalText(fields, "region"),
-        fields.bool("path_style"),
-        fields.node("auth") == null ? Optional.empty()
-            : Optional.of(credentials(fields.node("auth"))));
+        fields.node("endpoint") == null && extra
+            ? Optional.of(ArraylakeBuckets.endpoint(fields)) : optionalText(fields, "endpoint"),
+        fields.node("region") == null && extra
+            ? Optional.of(ArraylakeBuckets.region(fields)) : optionalText(fields, "region"),
+        extra ? Optional.of(ArraylakeBuckets.pathStyle(fields).orElse(false))
+            : fields.bool("path_style"),
+        fields.node("auth") != null ? Optional.of(credentials(fields.node("auth")))
+            : ArraylakeBuckets.credentials(fields));
+  }
+
+  /** A bucket keeps its nickname: namespaces and repos show it. */
+  private static void refuseRename(JsonFields fields, BucketConfig current) {
+    fields.text("nickname").filter(nickname -> !nickname.equals(current.nickname().value()))
+        .ifPresent(nickname -> {
+          throw Invalid.because("a bucket configuration cannot be renamed (from '"
+              + current.nickname() + "' to '" + nickname + "')");
+        });
   }
 
   /** Absent: unchanged; null: cleared; a string: set. */
@@ -96,7 +122,7 @@ public final class BucketRoutes implements Consumer<RoutesConfig> {
 
   private static StoragePlatform platform(String raw) {
     try {
-      return StoragePlatform.fromWireName(raw);
+      return ArraylakeBuckets.platformOf(raw);
     } catch (DomainException e) {
       throw Invalid.because(e.getMessage());
     }
@@ -122,13 +148,21 @@ public final class BucketRoutes implements Consumer<RoutesConfig> {
     return fields.text("role_arn").map(credentials::withRole).orElse(credentials);
   }
 
-  static BucketBody body(BucketConfig bucket) {
-    return new BucketBody(bucket.id(), bucket.nickname().value(), bucket.platform().wireName(),
-        bucket.bucket(), bucket.prefix().value(), bucket.endpoint().orElse(null),
-        bucket.region().orElse(null), bucket.pathStyle(),
+  /** The body in the vocabulary the request asks for, with its server URL. */
+  static BucketBody body(BucketConfig bucket, ManagementRequest request) {
+    return body(bucket, request.vocabulary(), request.serverUrl());
+  }
+
+  static BucketBody body(BucketConfig bucket, Vocabulary vocabulary, String serverUrl) {
+    boolean arraylake = vocabulary == Vocabulary.ARRAYLAKE;
+    return new BucketBody(bucket.id(), bucket.nickname().value(),
+        arraylake ? ArraylakeBuckets.platform(bucket) : bucket.platform().wireName(),
+        arraylake ? ArraylakeBuckets.name(bucket) : bucket.bucket(), bucket.prefix().value(),
+        bucket.endpoint().orElse(null), bucket.region().orElse(null), bucket.pathStyle(),
         new AuthBody(bucket.credentials().kind().name().toLowerCase(Locale.ROOT),
             bucket.credentials().roleArn().orElse(null)),
-        bucket.isDefault());
+        bucket.isDefault(), ArraylakeBuckets.extraConfig(bucket, serverUrl),
+        ArraylakeBuckets.authConfig(bucket));
   }
 
   private static String bucket(ManagementRequest r) {

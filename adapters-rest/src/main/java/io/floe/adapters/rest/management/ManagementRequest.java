@@ -1,5 +1,6 @@
 package io.floe.adapters.rest.management;
 
+import io.floe.adapters.rest.RequestTracing;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
@@ -29,6 +30,7 @@ public final class ManagementRequest {
   public Caller caller() {
     if (caller == null) {
       caller = authentication.authenticate(bearerToken());
+      RequestTracing.authenticated(ctx, caller);
     }
     return caller;
   }
@@ -39,6 +41,18 @@ public final class ManagementRequest {
       scope = authentication.enterOrg(caller(), ctx.pathParam("org"));
     }
     return scope;
+  }
+
+  /** Floe's words, or the arraylake client's when it asks for them. */
+  public Vocabulary vocabulary() {
+    return Vocabulary.accepting(ctx.header("Accept"));
+  }
+
+  /** This server as the caller reached it: scheme, host and port. */
+  public String serverUrl() {
+    String host = ctx.host();
+    return ctx.scheme() + "://"
+        + (host == null || host.isBlank() ? "127.0.0.1:" + ctx.port() : host);
   }
 
   public <T> T body(Class<T> type) {
@@ -68,6 +82,8 @@ public final class ManagementRequest {
   /** Whether a request path belongs to the management API (and gets its error format). */
   public static boolean isManagementPath(String path) {
     return path.startsWith("/orgs/") || path.equals("/orgs") || path.startsWith("/user")
-        || path.startsWith("/api-clients") || path.startsWith("/teams");
+        || path.startsWith("/api-clients") || path.startsWith("/teams")
+        || path.startsWith("/repos/") || path.startsWith("/compute/") || path.equals("/compute")
+        || path.startsWith("/auth/");
   }
 }

@@ -34,9 +34,9 @@ public final class OrgAdministrationRoutes implements Consumer<RoutesConfig> {
   /** A created org; {@code token} is the admin's secret, never shown again. */
   record CreatedOrgBody(String id, String name, boolean icebergEnabled, BucketBody defaultBucket,
       AdminBody admin, String token) {
-    static CreatedOrgBody of(ProvisionedOrg created) {
+    static CreatedOrgBody of(ProvisionedOrg created, ManagementRequest request) {
       return new CreatedOrgBody(created.org().id().toString(), created.org().name().value(),
-          created.org().icebergEnabled(), BucketRoutes.body(created.defaultBucket()),
+          created.org().icebergEnabled(), BucketRoutes.body(created.defaultBucket(), request),
           new AdminBody(created.admin().id().toString(), "api_client", created.admin().name(),
               "admin"),
           created.token());
@@ -60,7 +60,7 @@ public final class OrgAdministrationRoutes implements Consumer<RoutesConfig> {
       NewOrg org = new NewOrg(
           fields.text("name").orElseThrow(() -> Invalid.because("name is required")),
           fields.bool("iceberg_enabled").orElse(true), defaultBucket(fields));
-      r.respond(201, CreatedOrgBody.of(administration.create(caller, org)));
+      r.respond(201, CreatedOrgBody.of(administration.create(caller, org), r));
     }));
     routes.patch("/orgs/{org}", handle(r -> {
       var caller = r.caller();

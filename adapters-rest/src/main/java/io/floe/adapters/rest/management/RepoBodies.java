@@ -1,5 +1,9 @@
 package io.floe.adapters.rest.management;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.floe.application.model.CreateRepoCommand;
+import io.floe.application.model.Invalid;
 import io.floe.application.model.RepoDetails;
 import io.floe.domain.RepoCommit;
 import io.floe.domain.RepoNode;
@@ -16,23 +20,64 @@ import java.util.Map;
 final class RepoBodies {
   private RepoBodies() {}
 
-  /** {@code POST /orgs/{org}/repos}. */
-  record CreateRepo(String name, String bucketNickname, String description) {}
+  /**
+   * {@code POST /orgs/{org}/repos}: Floe's fields ({@code name}, {@code bucket_nickname},
+   * {@code description}), or the arraylake client's, whose {@code create_mode=register} says the
+   * client creates the Icechunk repository itself. A requested {@code prefix} is ignored: Floe
+   * chooses every prefix, as it chooses table locations.
+   */
+  static CreateRepoCommand createCommand(JsonNode json) {
+    JsonFields body = new JsonFields(json);
+    body.text("kind").filter(kind -> !kind.equals("icechunk")).ifPresent(kind -> {
+      throw Invalid.because("Floe repos are Icechunk repositories; kind '" + kind
+          + "' is not supported");
+    });
+    JsonNode metadata = body.node("metadata");
+    if (metadata != null && !metadata.isNull() && !metadata.isEmpty()) {
+      throw Invalid.because("Floe repos have no metadata yet: create the repo without it");
+    }
+    CreateRepoCommand.Initializer initializer = switch (body.text("create_mode")
+        .orElse("create")) {
+      case "create" -> CreateRepoCommand.Initializer.SERVER;
+      case "register" -> CreateRepoCommand.Initializer.CLIENT;
+      default -> throw Invalid.because("create_mode must be create or register: Floe does not "
+          + "import existing repositories, it creates each one in an empty prefix it claims");
+    };
+    return CreateRepoCommand.of(body.text("name").orElse(null),
+        body.text("bucket_nickname").orElse(null),
+        body.text("description").filter(text -> !text.isEmpty()).orElse(null), initializer);
+  }
 
-  record Repo(String id, String name, String description, String bucketNickname, String prefix,
-      String location, Instant createdAt, Instant deletedAt, Instant restorableUntil) {
-    static Repo of(RepoDetails details) {
+  /**
+   * A repo: Floe's fields, and those the arraylake client's {@code Repo} model requires
+   * ({@code _id} as hex digits, {@code org}, {@code created}, {@code updated}, {@code status},
+   * {@code kind} and the whole {@code bucket}). Floe repos are always online and have no metadata.
+   */
+  record Repo(String id, @JsonProperty("_id") String arraylakeId, String org, String name,
+      String description, Map<String, Object> metadata, String kind, String visibility,
+      String bucketNickname, BucketRoutes.BucketBody bucket, String prefix, String location,
+      Status status, Instant created, Instant updated, Instant createdAt, Instant deletedAt,
+      Instant restorableUntil) {
+    static Repo of(RepoDetails details, ManagementRequest request) {
       io.floe.domain.Repo repo = details.repo();
-      return new Repo(repo.id().toString(), repo.name().value(), repo.description().orElse(null),
-          details.bucketNickname(), repo.location().path().value(), details.locationUri(),
-          repo.createdAt(), repo.deletedAt().orElse(null),
+      return new Repo(repo.id().toString(), repo.id().toString().replace("-", ""),
+          request.scope().org().name().value(), repo.name().value(),
+          repo.description().orElse(null), null, "icechunk", "PRIVATE",
+          details.bucketNickname(), BucketRoutes.body(details.bucket(), request),
+          repo.location().path().value(), details.locationUri(), Status.ONLINE,
+          repo.createdAt(), repo.createdAt(), repo.createdAt(), repo.deletedAt().orElse(null),
           details.restorableUntil().orElse(null));
     }
   }
 
+  /** A repo's operation mode in the client's terms; Floe has only "online". */
+  record Status(String mode, String message, Map<String, Object> initiatedBy) {
+    static final Status ONLINE = new Status("online", null, Map.of());
+  }
+
   record RepoList(List<Repo> repos) {
-    static RepoList of(List<RepoDetails> details) {
-      return new RepoList(details.stream().map(Repo::of).toList());
+    static RepoList of(List<RepoDetails> details, ManagementRequest request) {
+      return new RepoList(details.stream().map(repo -> Repo.of(repo, request)).toList());
     }
   }
 

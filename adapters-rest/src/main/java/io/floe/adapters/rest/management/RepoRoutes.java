@@ -1,11 +1,15 @@
 package io.floe.adapters.rest.management;
 
-import io.floe.application.port.in.access.AuthenticateUseCase;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.application.model.CreateRepoCommand;
 import io.floe.application.model.DeleteCommand;
+import io.floe.application.port.in.access.AuthenticateUseCase;
+import io.floe.application.port.in.org.BucketManagementUseCase;
 import io.floe.application.port.in.repo.BrowseRepoUseCase;
 import io.floe.application.port.in.repo.RepoDirectoryUseCase;
 import io.floe.application.port.in.repo.RepoLifecycleUseCase;
+import io.floe.application.security.OrgContext;
+import io.floe.domain.BucketConfig;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.function.Consumer;
@@ -25,26 +29,31 @@ public final class RepoRoutes {
   private final RepoLifecycleUseCase lifecycle;
   private final RepoDirectoryUseCase directory;
   private final BrowseRepoUseCase browse;
+  private final BucketManagementUseCase buckets;
 
   public RepoRoutes(AuthenticateUseCase authentication, RepoLifecycleUseCase lifecycle,
-      RepoDirectoryUseCase directory, BrowseRepoUseCase browse) {
+      RepoDirectoryUseCase directory, BrowseRepoUseCase browse,
+      BucketManagementUseCase buckets) {
     this.authentication = authentication;
     this.lifecycle = lifecycle;
     this.directory = directory;
     this.browse = browse;
+    this.buckets = buckets;
   }
 
   public void register(RoutesConfig routes) {
     routes.post(REPOS, handle(r -> {
-      RepoBodies.CreateRepo body = r.body(RepoBodies.CreateRepo.class);
-      r.respond(201, RepoBodies.Repo.of(lifecycle.create(r.scope(),
-          CreateRepoCommand.of(body.name(), body.bucketNickname(), body.description()))));
+      CreateRepoCommand command = RepoBodies.createCommand(r.body(JsonNode.class));
+      if (command.initializer() == CreateRepoCommand.Initializer.CLIENT) {
+        ArraylakeBuckets.requireClientCanWrite(bucketFor(r.scope(), command));
+      }
+      r.respond(201, RepoBodies.Repo.of(lifecycle.create(r.scope(), command), r));
     }));
     // ?deleted=true lists the soft-deleted repos that can still be restored instead.
     routes.get(REPOS, handle(r -> r.ok(RepoBodies.RepoList.of(
         Boolean.parseBoolean(r.http().queryParam("deleted"))
-            ? directory.listDeleted(r.scope()) : directory.list(r.scope())))));
-    routes.get(REPO, handle(r -> r.ok(RepoBodies.Repo.of(directory.get(r.scope(), repo(r))))));
+            ? directory.listDeleted(r.scope()) : directory.list(r.scope()), r))));
+    routes.get(REPO, handle(r -> r.ok(RepoBodies.Repo.of(directory.get(r.scope(), repo(r)), r))));
     // ?immediate=true frees the name now, ?retain_data=true keeps the files: as for namespaces.
     routes.delete(REPO, handle(r -> {
       QueryParams params = new QueryParams(r.http());
@@ -53,7 +62,7 @@ public final class RepoRoutes {
       r.respond(204, null);
     }));
     routes.post(REPO + "/restore", handle(r ->
-        r.ok(RepoBodies.Repo.of(lifecycle.restore(r.scope(), repo(r))))));
+        r.ok(RepoBodies.Repo.of(lifecycle.restore(r.scope(), repo(r)), r))));
     routes.get(REPO + "/refs", handle(r ->
         r.ok(RepoBodies.Refs.of(browse.refs(r.scope(), repo(r))))));
     routes.get(REPO + "/log", handle(r -> {
@@ -65,6 +74,16 @@ public final class RepoRoutes {
       r.ok(RepoBodies.Node.of(ref, browse.node(r.scope(), repo(r), ref,
           r.http().queryParam("path"))));
     }));
+  }
+
+  /** The bucket a new repo goes to: the one named, else the org's default. */
+  private BucketConfig bucketFor(OrgContext context, CreateRepoCommand command) {
+    return command.bucketNickname()
+        .map(nickname -> buckets.get(context, nickname.value()))
+        .orElseGet(() -> buckets.list(context).stream().filter(BucketConfig::isDefault)
+            .findFirst().orElseThrow(() -> new BadRequestException(
+                "Org '%s' has no default bucket configuration; name one with bucket_nickname",
+                context.org().name())));
   }
 
   private static String repo(ManagementRequest request) {

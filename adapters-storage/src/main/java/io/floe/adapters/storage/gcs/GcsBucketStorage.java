@@ -8,6 +8,7 @@ import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.Storage.BlobListOption;
 import com.google.cloud.storage.Storage.BlobTargetOption;
+import io.floe.adapters.storage.BucketPrefix;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.ListedObject;
 import io.floe.application.port.out.StorageException;
@@ -265,15 +266,16 @@ public final class GcsBucketStorage implements BucketStorage {
   }
 
   /** Segment-wise: the prefix {@code a} must not match {@code ab/c}. */
-  private static String listPrefix(StoragePath prefix) {
+  private String listPrefix(StoragePath prefix) {
+    BucketPrefix.require(bucket, prefix);
     return prefix.isRoot() ? "" : prefix.value() + "/";
   }
 
-  private static String objectName(StoragePath key) {
+  private String objectName(StoragePath key) {
     if (key.isRoot()) {
       throw new IllegalArgumentException("an object key must not be empty");
     }
-    return key.value();
+    return BucketPrefix.require(bucket, key).value();
   }
 
   private static Optional<StoragePath> toStoragePath(String name) {

@@ -7,10 +7,12 @@ import io.floe.application.port.out.StoredObject;
 import io.floe.domain.StoragePath;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -32,16 +35,23 @@ import java.util.stream.Stream;
  * are renamed into place, so a reader never sees half an object; conditional writes hold an
  * exclusive lock (in this process and, through a lock file, across processes) around the
  * compare and the rename. An object's version is the SHA-256 of its content.
+ *
+ * <p>Keys never reach outside the directory: each is resolved to its real path, symbolic links
+ * followed, and refused ({@link io.floe.application.port.out.RefusedLocationException}) unless
+ * that lies beneath the directory's real path. What is written is 0640, directories 0750.
  */
 public final class LocalBucketStorage implements BucketStorage {
   /** Lock and temporary files live here, out of every prefix a catalog object can claim. */
   static final String HOUSEKEEPING_DIR = ".floe-local";
 
+  private final LocalRoot local;
   private final Path root;
   private final ConcurrentHashMap<String, ReentrantLock> keyLocks = new ConcurrentHashMap<>();
+  private final Set<Path> checkedHousekeeping = ConcurrentHashMap.newKeySet();
 
   public LocalBucketStorage(Path root) {
-    this.root = root.toAbsolutePath().normalize();
+    this.local = new LocalRoot(root);
+    this.root = local.path();
   }
 
   public Path root() {
@@ -51,7 +61,7 @@ public final class LocalBucketStorage implements BucketStorage {
   @Override
   public Optional<StoredObject> get(StoragePath key) {
     try {
-      byte[] data = Files.readAllBytes(fileOf(key));
+      byte[] data = Files.readAllBytes(existingFileOf(key));
       return Optional.of(new StoredObject(data, versionOf(data)));
     } catch (NoSuchFileException e) {
       return Optional.empty();
@@ -62,8 +72,9 @@ public final class LocalBucketStorage implements BucketStorage {
 
   @Override
   public Optional<byte[]> getRange(StoragePath key, long offset, int length) {
-    try (InputStream in = Files.newInputStream(fileOf(key))) {
-      in.skipNBytes(Math.min(offset, Files.size(fileOf(key))));
+    Path file = existingFileOf(key);
+    try (InputStream in = Files.newInputStream(file)) {
+      in.skipNBytes(Math.min(offset, Files.size(file)));
       return Optional.of(in.readNBytes(length));
     } catch (NoSuchFileException e) {
       return Optional.empty();
@@ -78,6 +89,7 @@ public final class LocalBucketStorage implements BucketStorage {
     try {
       Path temp = writeTemp(data);
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      LocalPaths.syncDirectory(target.getParent());
     } catch (IOException e) {
       throw failure("write", key, e);
     }
@@ -91,6 +103,7 @@ public final class LocalBucketStorage implements BucketStorage {
       temp = writeTemp(data);
       // A hard link is created atomically and fails if the target exists: create-if-absent.
       Files.createLink(target, temp);
+      LocalPaths.syncDirectory(target.getParent());
       return true;
     } catch (FileAlreadyExistsException e) {
       return false;
@@ -107,7 +120,8 @@ public final class LocalBucketStorage implements BucketStorage {
     ReentrantLock lock = keyLocks.computeIfAbsent(key.value(), k -> new ReentrantLock());
     lock.lock();
     try (FileChannel lockFile = FileChannel.open(lockFileOf(key),
-        StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+        LocalPaths.fileAttributes());
         FileLock ignored = lockFile.lock()) {
       Optional<StoredObject> current = get(key);
       if (current.isEmpty() || !current.get().version().equals(expectedVersion)) {
@@ -115,6 +129,7 @@ public final class LocalBucketStorage implements BucketStorage {
       }
       Path temp = writeTemp(data);
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      LocalPaths.syncDirectory(target.getParent());
       return true;
     } catch (IOException e) {
       throw failure("write", key, e);
@@ -125,7 +140,7 @@ public final class LocalBucketStorage implements BucketStorage {
 
   @Override
   public boolean exists(StoragePath key) {
-    return Files.isRegularFile(fileOf(key));
+    return Files.isRegularFile(existingFileOf(key));
   }
 
   @Override
@@ -180,7 +195,7 @@ public final class LocalBucketStorage implements BucketStorage {
   @Override
   public void delete(StoragePath key) {
     try {
-      Files.deleteIfExists(fileOf(key));
+      Files.deleteIfExists(existingFileOf(key));
     } catch (IOException e) {
       throw failure("delete", key, e);
     }
@@ -221,37 +236,59 @@ public final class LocalBucketStorage implements BucketStorage {
       throw new IllegalArgumentException("an object key must not be empty");
     }
     Path file = directoryOf(key);
-    try {
-      Files.createDirectories(file.getParent());
-    } catch (IOException e) {
-      throw failure("create directories for", key, e);
-    }
+    local.createDirectories(file.getParent());
     return file;
   }
 
-  private Path directoryOf(StoragePath prefix) {
-    Path resolved = root.resolve(prefix.value()).normalize();
-    if (!resolved.startsWith(root)) {
-      throw new IllegalArgumentException("key escapes the bucket: " + prefix);
+  /** Resolves a key to read or delete: checked like {@link #fileOf}, creating nothing. */
+  private Path existingFileOf(StoragePath key) {
+    if (key.isRoot()) {
+      throw new IllegalArgumentException("an object key must not be empty");
     }
-    return resolved;
+    return directoryOf(key);
+  }
+
+  private Path directoryOf(StoragePath prefix) {
+    return local.resolve(prefix);
   }
 
   private StoragePath keyOf(Path file) {
     return new StoragePath(root.relativize(file).toString().replace('\\', '/'));
   }
 
+  /**
+   * A directory of Floe's own bookkeeping, created and checked once: nothing but this adapter
+   * writes there, so one check per bucket and process is enough.
+   */
+  private Path housekeeping(String name) {
+    Path directory = root.resolve(HOUSEKEEPING_DIR).resolve(name);
+    if (!checkedHousekeeping.contains(directory)) {
+      local.createDirectories(directory);
+      checkedHousekeeping.add(directory);
+    }
+    return directory;
+  }
+
   private Path lockFileOf(StoragePath key) throws IOException {
-    Path locks = root.resolve(HOUSEKEEPING_DIR).resolve("locks");
-    Files.createDirectories(locks);
+    Path locks = housekeeping("locks");
     return locks.resolve(versionOf(key.value().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
   }
 
   private Path writeTemp(byte[] data) throws IOException {
-    Path temps = root.resolve(HOUSEKEEPING_DIR).resolve("tmp");
-    Files.createDirectories(temps);
+    Path temps = housekeeping("tmp");
     Path temp = temps.resolve(UUID.randomUUID().toString());
-    Files.write(temp, data, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    try (FileChannel out = FileChannel.open(temp, Set.of(StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+        LocalPaths.fileAttributes())) {
+      LocalPaths.restrict(temp, LocalPaths.FILE_MODE);
+      ByteBuffer buffer = ByteBuffer.wrap(data);
+      while (buffer.hasRemaining()) {
+        out.write(buffer);
+      }
+      // On disk before it is renamed into place: a rename that survives a power loss must not
+      // name a file whose contents did not.
+      out.force(true);
+    }
     return temp;
   }
 

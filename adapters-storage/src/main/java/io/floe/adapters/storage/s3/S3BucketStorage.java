@@ -1,5 +1,6 @@
 package io.floe.adapters.storage.s3;
 
+import io.floe.adapters.storage.BucketPrefix;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.ListedObject;
 import io.floe.application.port.out.StorageException;
@@ -281,15 +282,16 @@ public final class S3BucketStorage implements BucketStorage {
   }
 
   /** Segment-wise: the prefix {@code a} must not match {@code ab/c}. */
-  private static String listPrefix(StoragePath prefix) {
+  private String listPrefix(StoragePath prefix) {
+    BucketPrefix.require(bucket, prefix);
     return prefix.isRoot() ? null : prefix.value() + "/";
   }
 
-  private static String objectKey(StoragePath key) {
+  private String objectKey(StoragePath key) {
     if (key.isRoot()) {
       throw new IllegalArgumentException("an object key must not be empty");
     }
-    return key.value();
+    return BucketPrefix.require(bucket, key).value();
   }
 
   private static Optional<StoragePath> toStoragePath(String key) {

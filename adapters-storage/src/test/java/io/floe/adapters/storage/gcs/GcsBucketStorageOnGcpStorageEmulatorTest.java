@@ -1,9 +1,9 @@
 package io.floe.adapters.storage.gcs;
 
 import com.google.cloud.storage.Storage;
-import io.floe.adapters.storage.BucketStorageContract;
 import io.floe.adapters.storage.servers.GcsEmulator;
 import io.floe.application.port.out.BucketStorage;
+import io.floe.application.port.out.contract.BucketStorageContract;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.StoragePath;
 import org.junit.jupiter.api.AfterAll;

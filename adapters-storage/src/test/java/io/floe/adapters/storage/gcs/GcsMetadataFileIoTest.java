@@ -2,6 +2,7 @@ package io.floe.adapters.storage.gcs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.adapters.storage.PrefixConfinement;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.storage.servers.GcsEmulator;
 import io.floe.application.iceberg.MetadataFiles;
@@ -64,5 +65,10 @@ class GcsMetadataFileIoTest {
     assertThat(adapters.vend(bucket, new StoragePath("org/ns-1/t"), Access.READ_ONLY, "alice"))
         .isEmpty();
     assertThat(adapters.canSign(bucket)).isFalse();
+  }
+
+  @Test
+  void nothingOutsideTheConfiguredPrefixIsOpenedWrittenOrListed() {
+    PrefixConfinement.show(adapters, bucket, "gs");
   }
 }

@@ -1,8 +1,8 @@
 package io.floe.adapters.storage.s3;
 
-import io.floe.adapters.storage.BucketStorageContract;
 import io.floe.adapters.storage.servers.MotoServer;
 import io.floe.application.port.out.BucketStorage;
+import io.floe.application.port.out.contract.BucketStorageContract;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
 import io.floe.domain.StoragePath;

@@ -1,7 +1,7 @@
 package io.floe.adapters.storage.s3;
 
-import io.floe.adapters.storage.BucketStorageContract;
 import io.floe.application.port.out.BucketStorage;
+import io.floe.application.port.out.contract.BucketStorageContract;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.StoragePath;
 import org.junit.jupiter.api.AfterAll;

@@ -2,6 +2,7 @@ package io.floe.adapters.storage.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.adapters.storage.PrefixConfinement;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.out.BucketStorage;
@@ -65,5 +66,10 @@ class S3MetadataFileIoTest {
         bucket.platform(), bucket.bucket(), bucket.prefix(), Optional.of(server.endpoint() + "/"),
         bucket.region(), bucket.pathStyle(), bucket.credentials(), bucket.isDefault());
     assertThat(adapters.fileIo(moved)).isNotSameAs(adapters.fileIo(bucket));
+  }
+
+  @Test
+  void nothingOutsideTheConfiguredPrefixIsOpenedWrittenOrListed() {
+    PrefixConfinement.show(adapters, bucket, "s3");
   }
 }

@@ -28,7 +28,10 @@ public interface CatalogObjectStore {
     }
   }
 
-  /** Resolves a live namespace's table or view in one indexed query. */
+  /**
+   * Resolves a live namespace's table or view in one indexed query: the namespace's name is
+   * compared case-insensitively, the object's name exactly.
+   */
   Optional<CatalogObject> find(UUID orgId, CatalogName namespace, TableName name);
 
   /** A table or view of the namespace with that id, in one indexed lookup. */
@@ -43,7 +46,8 @@ public interface CatalogObjectStore {
 
   /**
    * Whether a live table or view already lives at {@code path} on the bucket, or inside it, or
-   * around it: two catalog entries must never share files.
+   * around it (segment-wise; the bucket's root is around every location): two catalog entries
+   * must never share files.
    */
   boolean locationInUse(UUID bucketId, StoragePath path);
 
@@ -60,5 +64,10 @@ public interface CatalogObjectStore {
 
   void rename(UUID objectId, UUID newNamespaceId, TableName newName, Instant now);
 
+  /**
+   * Removes the table or view and the grants on it; false when it was gone. A table's claim on a
+   * prefix of its own stays, recording the namespace it was dropped from
+   * ({@link DroppedTableClaimStore}).
+   */
   boolean delete(UUID objectId);
 }

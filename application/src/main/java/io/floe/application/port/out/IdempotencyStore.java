@@ -16,10 +16,12 @@ public interface IdempotencyStore {
   Optional<Recorded> find(UUID orgId, UUID principalId, String key, Instant now);
 
   /**
-   * Records a result; false when the principal's key is already recorded in the org (another
-   * request with the same key got there first). Joins the caller's transaction.
+   * Records a result; false when the principal's key already has a record in the org that is
+   * unexpired at {@code now} (another request with the same key got there first). An expired
+   * record of the key is replaced. Joins the caller's transaction.
    */
-  boolean record(UUID orgId, UUID principalId, String key, Recorded recorded, Instant expiresAt);
+  boolean record(UUID orgId, UUID principalId, String key, Recorded recorded, Instant expiresAt,
+      Instant now);
 
   long deleteExpired(Instant now);
 }

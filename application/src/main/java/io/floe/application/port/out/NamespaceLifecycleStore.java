@@ -28,6 +28,9 @@ public interface NamespaceLifecycleStore {
 
   Namespace restore(UUID namespaceId, Instant now);
 
-  /** Catalog objects, in any namespace, whose files lie at or under {@code location}. */
+  /**
+   * Catalog objects, in any namespace, whose files lie at or under {@code location},
+   * segment-wise.
+   */
   List<StorageLocation> objectsWithin(StorageLocation location);
 }

@@ -4,6 +4,7 @@ import io.floe.domain.BucketConfig;
 import io.floe.domain.CatalogName;
 import io.floe.domain.Org;
 import io.floe.domain.OrgName;
+import io.floe.domain.StoragePlatform;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -22,15 +23,22 @@ public interface OrgStore {
 
   List<BucketConfig> buckets(UUID orgId);
 
+  /** Every bucket configuration on {@code platform}, across all orgs. */
+  List<BucketConfig> bucketsOn(StoragePlatform platform);
+
   Optional<BucketConfig> bucket(UUID orgId, CatalogName nickname);
 
   Optional<BucketConfig> bucket(UUID bucketId);
 
   Optional<BucketConfig> defaultBucket(UUID orgId);
 
+  /**
+   * Inserts the configuration; refused with an exception when the org already has one of that
+   * nickname (compared case-insensitively) or, for a default one, already has a default.
+   */
   void insertBucket(BucketConfig bucket);
 
-  /** Rewrites a bucket configuration's settings; its id, org and default flag stay. */
+  /** Rewrites a bucket configuration's settings; its id, org, nickname and default flag stay. */
   void updateBucket(BucketConfig bucket);
 
   void deleteBucket(UUID bucketId);
@@ -46,4 +54,10 @@ public interface OrgStore {
    * on one bucket are checked and written one at a time.
    */
   void lockBucket(UUID bucketId);
+
+  /**
+   * Takes a lock until the surrounding transaction ends, so that local bucket directories are
+   * checked against each other and stored one placement at a time.
+   */
+  void lockLocalBucketPlacement();
 }

@@ -33,8 +33,15 @@ public interface PendingCreationStore {
   /** Removes the journal row; false when it was gone (a repair pass undid the creation). */
   boolean finish(UUID ownerId);
 
+  /**
+   * The creation's journal row, locked for the caller. Its name comes back in the form names are
+   * compared in ({@link CatalogName#key()}): the key is all a repair needs.
+   */
   Optional<Pending> lock(UUID ownerId);
 
-  /** Creations started before {@code cutoff} that never finished, each locked for the caller. */
+  /**
+   * Creations started before {@code cutoff} that never finished, oldest first, each locked for
+   * the caller; one that another transaction holds (its creation is finishing) is skipped.
+   */
   List<Pending> lockStartedBefore(Instant cutoff, int limit);
 }

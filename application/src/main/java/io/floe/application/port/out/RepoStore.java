@@ -26,6 +26,9 @@ public interface RepoStore {
   /** The repo of that name deleted most recently, if it is still inside its recovery period. */
   Optional<DeletedRepo> findRestorable(UUID orgId, CatalogName name, Instant now);
 
+  /** Replaces a repo's description; empty clears it. */
+  void describe(UUID repoId, Optional<String> description);
+
   /** Makes a soft-deleted repo live again. */
   void markRestored(UUID repoId);
 }

@@ -18,11 +18,17 @@ public interface SoftDeleteStore<T> {
   record Deleted<T>(T owner, Instant purgeAfter, boolean retainData, boolean nameReleased,
       int cleanupAttempts) {}
 
-  /** Soft-deletes a live owner; with {@code nameReleased} its name is already given up. */
+  /**
+   * Soft-deletes a live owner; with {@code nameReleased} its name is already given up. An owner
+   * deleted already stays as it was.
+   */
   void markDeleted(UUID id, Instant now, Instant purgeAfter, boolean retainData,
       boolean nameReleased);
 
-  /** Deleted owners whose recovery period ended by {@code now}, optionally of one org. */
+  /**
+   * Deleted owners whose recovery period ended by {@code now}, optionally of one org, the longest
+   * due first.
+   */
   List<UUID> dueForCleanup(Optional<UUID> orgId, Instant now, int limit);
 
   /** Locks a deleted owner for cleanup; empty when another pass holds it or it is gone. */
@@ -36,6 +42,9 @@ public interface SoftDeleteStore<T> {
   /** Adds {@code objectsDeleted} to the owner's tally and records the last error, if any. */
   void recordCleanupProgress(UUID id, long objectsDeleted, Optional<String> error, Instant now);
 
-  /** Removes the owner's row for good; its name and claims must be released already. */
+  /**
+   * Removes the owner's row for good, and the grants on it; its name and claims must be released
+   * already.
+   */
   void purge(UUID id);
 }

@@ -73,10 +73,12 @@ public final class CatalogCommitter {
 
   /** Commits what {@code planner} plans; returns the result of the attempt that landed. */
   public <R> R commit(OrgContext context, String what, Planner<R> planner) {
+    int attempt = 1;
     try {
       Plan<R> plan = planner.plan();
-      for (int attempt = 1; attempt <= OPTIMISTIC_ATTEMPTS; attempt++) {
+      for (; attempt <= OPTIMISTIC_ATTEMPTS; attempt++) {
         if (trySwap(context, plan)) {
+          LOG.info("commit of {}: committed after {} attempt(s)", what, attempt);
           return plan.result();
         }
         events.lostRace();
@@ -85,9 +87,13 @@ public final class CatalogCommitter {
           plan = planner.plan();
         }
       }
-      return commitLocked(context, what, planner, plan.objectIds());
+      R result = commitLocked(context, what, planner, plan.objectIds());
+      LOG.info("commit of {}: committed after {} attempt(s), the last under locks", what,
+          attempt);
+      return result;
     } catch (CommitFailedException e) {
       events.refused();
+      LOG.info("commit of {}: conflict after {} attempt(s): {}", what, attempt, e.getMessage());
       throw e;
     }
   }

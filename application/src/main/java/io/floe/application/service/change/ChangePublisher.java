@@ -7,6 +7,7 @@ import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.OrgContext;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.UnprocessableEntityException;
@@ -74,9 +75,10 @@ public final class ChangePublisher {
     unitOfWork.inTransaction(() -> {
       writes.run();
       key.ifPresent(k -> {
+        Instant now = clock.instant();
         boolean first = records.record(context.org().id(), context.caller().principal().id(),
             k.key(), new IdempotencyStore.Recorded(k.requestFingerprint(), encoded),
-            clock.instant().plus(keyLifetime));
+            now.plus(keyLifetime), now);
         if (!first) {
           // Another request with this key made its change first; this one must not count twice.
           throw new CommitFailedException("A request with Idempotency-Key '%s' was processed "

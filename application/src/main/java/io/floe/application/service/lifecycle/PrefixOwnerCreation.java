@@ -25,9 +25,13 @@ import org.apache.iceberg.exceptions.CommitStateUnknownException;
  * leaves the journal row for {@link CreationRepair}.
  */
 public final class PrefixOwnerCreation {
-  /** The owner to create: who it is, its name, and the prefix the server chose for it. */
+  /**
+   * The owner to create: who it is, its name, the prefix the server chose for it, and whether the
+   * server writes there (its marker, then the owner's first files) or leaves the prefix empty for
+   * the owner's client to initialize (Icechunk creates a repository only in an empty prefix).
+   */
   public record NewOwner(PrefixClaim.Owner owner, UUID orgId, CatalogName name,
-      BucketConfig bucket, StoragePath prefix, Instant createdAt) {
+      BucketConfig bucket, StoragePath prefix, Instant createdAt, boolean serverWrites) {
     public NewOwner {
       Objects.requireNonNull(owner, "owner");
       Objects.requireNonNull(orgId, "orgId");
@@ -64,7 +68,7 @@ public final class PrefixOwnerCreation {
 
   /**
    * Runs the three steps. {@code initialize} writes what the owner needs under its prefix beyond
-   * the marker; {@code insert} adds its row in the last transaction, together with {@code result}
+   * the marker (unless the server leaves the prefix to the client); {@code insert} adds its row in the last transaction, together with {@code result}
    * recorded for a request sent with an idempotency key.
    */
   public void create(OrgContext context, NewOwner created, Runnable initialize, Runnable insert,
@@ -79,9 +83,11 @@ public final class PrefixOwnerCreation {
     });
     probe.reached(created.kind() + "-create:claimed");
     try {
-      claimer.writeMarker(created.bucket(), created.prefix(), marker(context, created));
-      initialize.run();
-      probe.reached(created.kind() + "-create:initialized");
+      if (created.serverWrites()) {
+        claimer.writeMarker(created.bucket(), created.prefix(), marker(context, created));
+        initialize.run();
+        probe.reached(created.kind() + "-create:initialized");
+      }
       publisher.publish(context, result, () -> {
         if (!pending.finish(created.owner().id())) {
           throw new CommitStateUnknownException(new IllegalStateException("the creation of "

@@ -79,7 +79,7 @@ public final class NamespaceCreation {
         Optional.empty());
     creation.create(context, new PrefixOwnerCreation.NewOwner(
             new PrefixClaim.Owner(PrefixClaim.OwnerKind.NAMESPACE, namespace.id()),
-            namespace.orgId(), namespace.name(), bucket, namespace.prefix(), now),
+            namespace.orgId(), namespace.name(), bucket, namespace.prefix(), now, true),
         () -> { }, () -> namespaces.insert(namespace), result);
     return namespace;
   }

@@ -7,6 +7,7 @@ import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.Operators;
 import io.floe.application.security.OrgContext;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.CatalogName;
@@ -20,19 +21,27 @@ import java.util.UUID;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NotFoundException;
 
-/** Bucket configurations, managed by org admins; nothing that holds a prefix loses its bucket. */
+/**
+ * Bucket configurations, managed by org admins; nothing that holds a prefix loses its bucket. A
+ * local bucket is a directory on the server's own disk: only operators create or move one, and
+ * only where {@link LocalBucketPlacement} allows.
+ */
 public final class BucketManagementService implements BucketManagementUseCase {
   private final OrgStore orgs;
   private final UnitOfWork unitOfWork;
   private final IdGenerator ids;
   private final AccessPolicy policy;
+  private final Operators operators;
+  private final LocalBucketPlacement localBuckets;
 
   public BucketManagementService(OrgStore orgs, UnitOfWork unitOfWork, IdGenerator ids,
-      AccessPolicy policy) {
+      AccessPolicy policy, Operators operators, LocalBucketPlacement localBuckets) {
     this.orgs = orgs;
     this.unitOfWork = unitOfWork;
     this.ids = ids;
     this.policy = policy;
+    this.operators = operators;
+    this.localBuckets = localBuckets;
   }
 
   @Override
@@ -48,6 +57,9 @@ public final class BucketManagementService implements BucketManagementUseCase {
   @Override
   public BucketConfig create(OrgContext context, BucketSpec spec, boolean makeDefault) {
     policy.requireAdmin(context, "add bucket configurations");
+    if (spec.platform() == StoragePlatform.LOCAL) {
+      operators.require(context.caller(), "add local buckets");
+    }
     return unitOfWork.inTransaction(() -> {
       UUID orgId = context.org().id();
       if (orgs.bucket(orgId, spec.nickname()).isPresent()) {
@@ -58,6 +70,7 @@ public final class BucketManagementService implements BucketManagementUseCase {
       BucketConfig bucket = validated(() -> new BucketConfig(ids.newId(), orgId,
           spec.nickname(), spec.platform(), spec.bucket(), spec.prefix(), spec.endpoint(),
           spec.region(), spec.pathStyle(), spec.credentials(), false));
+      localBuckets.requirePlaceable(bucket);
       orgs.insertBucket(bucket);
       if (isDefault) {
         orgs.setDefaultBucket(orgId, bucket.id());
@@ -69,6 +82,11 @@ public final class BucketManagementService implements BucketManagementUseCase {
   @Override
   public BucketConfig update(OrgContext context, String nicknameOrId, BucketUpdate update) {
     policy.requireAdmin(context, "change bucket configurations");
+    if (update.movesData() && (find(context, nicknameOrId).platform() == StoragePlatform.LOCAL
+        || update.platform().filter(StoragePlatform.LOCAL.wireName()::equalsIgnoreCase)
+            .isPresent())) {
+      operators.require(context.caller(), "move local buckets");
+    }
     return unitOfWork.inTransaction(() -> {
       BucketConfig current = find(context, nicknameOrId);
       orgs.lockBucket(current.id());
@@ -76,14 +94,18 @@ public final class BucketManagementService implements BucketManagementUseCase {
         throw new AlreadyExistsException("Bucket configuration '%s' holds namespaces, tables or "
             + "repos: its bucket, prefix and platform cannot change", current.nickname());
       }
-      orgs.updateBucket(validated(() -> new BucketConfig(current.id(), current.orgId(),
+      BucketConfig changed = validated(() -> new BucketConfig(current.id(), current.orgId(),
           current.nickname(),
           update.platform().map(StoragePlatform::fromWireName).orElse(current.platform()),
           update.bucket().orElse(current.bucket()),
           update.prefix().map(StoragePath::parse).orElse(current.prefix()),
           update.endpoint().orElse(current.endpoint()), update.region().orElse(current.region()),
           update.pathStyle().orElse(current.pathStyle()),
-          update.credentials().orElse(current.credentials()), current.isDefault())));
+          update.credentials().orElse(current.credentials()), current.isDefault()));
+      if (update.movesData()) {
+        localBuckets.requirePlaceable(changed);
+      }
+      orgs.updateBucket(changed);
       return find(context, current.id().toString());
     });
   }

@@ -5,10 +5,8 @@ import io.floe.application.port.in.org.OrgAdministrationUseCase;
 import io.floe.application.port.in.org.ProvisionOrgUseCase;
 import io.floe.application.port.in.org.ProvisionOrgUseCase.ProvisionedOrg;
 import io.floe.application.port.out.OrgStore;
-import io.floe.application.port.out.PrincipalStore;
-import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.Caller;
-import io.floe.application.security.OrgContext;
+import io.floe.application.security.Operators;
 import io.floe.domain.InvalidNameException;
 import io.floe.domain.Org;
 import io.floe.domain.OrgName;
@@ -20,15 +18,13 @@ import org.apache.iceberg.exceptions.NoSuchWarehouseException;
 
 /**
  * Creates orgs and switches their Iceberg flag for the server's operators, the admins of its
- * bootstrap org ({@link AccessPolicy#requireOperator} decides). The caller is checked before
+ * bootstrap org ({@link Operators} decides). The caller is checked before
  * anything else, so a non-operator learns nothing about names or orgs.
  */
 public final class OrgAdministrationService implements OrgAdministrationUseCase {
   private final ProvisionOrgUseCase provisioning;
   private final OrgStore orgs;
-  private final PrincipalStore principals;
-  private final AccessPolicy policy;
-  private final OrgName bootstrapOrg;
+  private final Operators operators;
   private final Function<OrgName, BucketSpec> localDefaultBucket;
 
   /**
@@ -36,19 +32,16 @@ public final class OrgAdministrationService implements OrgAdministrationUseCase 
    *     the server's disk, which the function prepares
    */
   public OrgAdministrationService(ProvisionOrgUseCase provisioning, OrgStore orgs,
-      PrincipalStore principals, AccessPolicy policy, OrgName bootstrapOrg,
-      Function<OrgName, BucketSpec> localDefaultBucket) {
+      Operators operators, Function<OrgName, BucketSpec> localDefaultBucket) {
     this.provisioning = Objects.requireNonNull(provisioning, "provisioning");
     this.orgs = Objects.requireNonNull(orgs, "orgs");
-    this.principals = Objects.requireNonNull(principals, "principals");
-    this.policy = Objects.requireNonNull(policy, "policy");
-    this.bootstrapOrg = Objects.requireNonNull(bootstrapOrg, "bootstrapOrg");
+    this.operators = Objects.requireNonNull(operators, "operators");
     this.localDefaultBucket = Objects.requireNonNull(localDefaultBucket, "localDefaultBucket");
   }
 
   @Override
   public ProvisionedOrg create(Caller caller, NewOrg request) {
-    policy.requireOperator(inBootstrapOrg(caller), bootstrapOrg, "create orgs");
+    operators.require(caller, "create orgs");
     OrgName name = new OrgName(request.name());
     if (orgs.findOrg(name).isPresent()) {
       // Checked here too, so that a taken name prepares no local bucket directory.
@@ -60,18 +53,11 @@ public final class OrgAdministrationService implements OrgAdministrationUseCase 
 
   @Override
   public Org setIcebergEnabled(Caller caller, String org, boolean enabled) {
-    policy.requireOperator(inBootstrapOrg(caller), bootstrapOrg,
-        "switch an org's Iceberg feature flag");
+    operators.require(caller, "switch an org's Iceberg feature flag");
     Org found = parse(org).flatMap(orgs::findOrg)
         .orElseThrow(() -> new NoSuchWarehouseException("Org does not exist: %s", org));
     orgs.setIcebergEnabled(found.id(), enabled);
     return new Org(found.id(), found.name(), enabled);
-  }
-
-  private Optional<OrgContext> inBootstrapOrg(Caller caller) {
-    return orgs.findOrg(bootstrapOrg).flatMap(org ->
-        principals.findMembership(org.id(), caller.principal().id())
-            .map(membership -> new OrgContext(caller, org, membership)));
   }
 
   private static Optional<OrgName> parse(String org) {

@@ -21,7 +21,8 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 
 /**
  * Provisioning, on first start and by operators: an org, its default bucket and an admin token,
- * all or nothing.
+ * all or nothing. An operator's org gets a local default bucket only where
+ * {@link LocalBucketPlacement} allows; the server's own first-start org is placed by the server.
  */
 public final class OrgProvisioningService implements ProvisionOrgUseCase {
   private static final int TOKEN_BYTES = 32;
@@ -31,14 +32,16 @@ public final class OrgProvisioningService implements ProvisionOrgUseCase {
   private final UnitOfWork unitOfWork;
   private final IdGenerator ids;
   private final Clock clock;
+  private final LocalBucketPlacement localBuckets;
 
   public OrgProvisioningService(OrgStore orgs, PrincipalStore principals, UnitOfWork unitOfWork,
-      IdGenerator ids, Clock clock) {
+      IdGenerator ids, Clock clock, LocalBucketPlacement localBuckets) {
     this.orgs = orgs;
     this.principals = principals;
     this.unitOfWork = unitOfWork;
     this.ids = ids;
     this.clock = clock;
+    this.localBuckets = localBuckets;
   }
 
   @Override
@@ -50,7 +53,7 @@ public final class OrgProvisioningService implements ProvisionOrgUseCase {
         if (orgs.findOrg(name).isPresent()) {
           return false;
         }
-        ProvisionedOrg created = insert(name, true, defaultBucket, presetToken);
+        ProvisionedOrg created = insert(name, true, defaultBucket, presetToken, false);
         deliverToken.accept(created.token());
         return true;
       });
@@ -66,18 +69,21 @@ public final class OrgProvisioningService implements ProvisionOrgUseCase {
       if (orgs.findOrg(name).isPresent()) {
         throw new AlreadyExistsException("Org already exists: %s", name);
       }
-      return insert(name, icebergEnabled, defaultBucket, Optional.empty());
+      return insert(name, icebergEnabled, defaultBucket, Optional.empty(), true);
     });
   }
 
   private ProvisionedOrg insert(OrgName name, boolean icebergEnabled, BucketSpec defaultBucket,
-      Optional<String> presetToken) {
+      Optional<String> presetToken, boolean placementChecked) {
     Org org = new Org(ids.newId(), name, icebergEnabled);
     if (!orgs.insertOrg(org)) {
       // The check before the insert raced with another create; the unique name decides.
       throw new AlreadyExistsException("Org already exists: %s", name);
     }
     BucketConfig bucket = toBucket(org.id(), defaultBucket, true);
+    if (placementChecked) {
+      localBuckets.requirePlaceable(bucket);
+    }
     orgs.insertBucket(bucket);
     Principal admin = new Principal(ids.newId(), Principal.Kind.API_CLIENT, name + "-admin");
     principals.insertPrincipal(admin);

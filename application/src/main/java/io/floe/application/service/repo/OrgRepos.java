@@ -44,8 +44,7 @@ public final class OrgRepos {
 
   RepoDetails details(Repo repo, Optional<Instant> restorableUntil) {
     BucketConfig bucket = bucketOf(repo);
-    return new RepoDetails(repo, bucket.nickname().value(), bucket.uriOf(repo.location().path()),
-        restorableUntil);
+    return new RepoDetails(repo, bucket, bucket.uriOf(repo.location().path()), restorableUntil);
   }
 
   static CatalogName parseName(String repo) {

@@ -9,6 +9,7 @@ import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogCommitter;
 import io.floe.application.service.catalog.CatalogEntries;
 import io.floe.application.service.catalog.CatalogLocator;
+import io.floe.application.service.catalog.RegistrationSource;
 import io.floe.application.service.catalog.ResolvedObject;
 import io.floe.application.service.catalog.TableLocations;
 import io.floe.application.service.catalog.TablePlacement;
@@ -60,19 +61,18 @@ public final class RegisterTableService implements RegisterTableUseCase {
     TableIdentifier identifier = TableIdentifier.of(namespaceId, request.name());
     BucketConfig bucket = locator.bucket(namespace.bucketId());
     String namespaceUri = bucket.uriOf(namespace.prefix());
-    TableLocations.requireWithin(bucket, namespaceUri, "metadata file", request.metadataLocation());
+    // Only metadata inside the namespace's own prefix may be registered: the org owns it.
+    TableLocations.requireWithin(bucket, namespaceUri, RegistrationSource.FIELD,
+        request.metadataLocation());
     Optional<ChangePublisher.Replay<LoadTableResponse>> replay =
         publisher.replay(context, LoadTableResponse.class);
     if (replay.isPresent()) {
       return replay.get().result();
     }
-    if (!files.exists(bucket, request.metadataLocation())) {
-      throw new BadRequestException("Metadata file does not exist: %s", request.metadataLocation());
-    }
-    TableMetadata metadata = files.readTable(bucket, request.metadataLocation());
-    TableLocations.requireWithin(bucket, namespaceUri, metadata);
-    StorageLocation location = new StorageLocation(bucket.id(),
-        TableLocations.pathIn(bucket, metadata.location()));
+    RegistrationSource.Table source = RegistrationSource.table(files, bucket, namespaceUri,
+        request.metadataLocation());
+    TableMetadata metadata = source.metadata();
+    StorageLocation location = new StorageLocation(bucket.id(), source.location());
     LoadTableResponse response = LoadTableResponse.builder().withTableMetadata(metadata).build();
     Optional<ResolvedObject> existing = locator.find(context, identifier);
     if (existing.isPresent()) {

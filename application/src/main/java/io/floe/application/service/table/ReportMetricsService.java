@@ -11,7 +11,7 @@ import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Accepts engines' scan and commit reports about tables they may read, and logs them. */
+/** Accepts engines' scan and commit reports about tables they may read, and logs them at debug. */
 public final class ReportMetricsService implements ReportMetricsUseCase {
   private static final Logger LOG = LoggerFactory.getLogger(ReportMetricsService.class);
 
@@ -28,7 +28,8 @@ public final class ReportMetricsService implements ReportMetricsUseCase {
       ReportMetricsRequest request) {
     ResolvedObject table = locator.table(context, identifier);
     policy.require(context, Action.READ, table.namespace(), table.object());
-    LOG.info("metrics for {}.{}: {} {}", context.org().name(), identifier, request.reportType(),
+    // Engines send one per scan and commit: worth keeping at hand, not in every log.
+    LOG.debug("metrics for {}.{}: {} {}", context.org().name(), identifier, request.reportType(),
         request.report());
   }
 }

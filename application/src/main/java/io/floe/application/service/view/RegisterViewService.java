@@ -8,6 +8,7 @@ import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogEntries;
 import io.floe.application.service.catalog.CatalogLocator;
+import io.floe.application.service.catalog.RegistrationSource;
 import io.floe.application.service.catalog.TableLocations;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
@@ -17,7 +18,6 @@ import io.floe.domain.Namespace;
 import io.floe.domain.StorageLocation;
 import java.util.Optional;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.rest.requests.RegisterViewRequest;
 import org.apache.iceberg.rest.responses.LoadViewResponse;
 import org.apache.iceberg.view.ViewMetadata;
@@ -51,7 +51,8 @@ public final class RegisterViewService implements RegisterViewUseCase {
     BucketConfig bucket = locator.bucket(namespace.bucketId());
     String namespaceUri = bucket.uriOf(namespace.prefix());
     // Only metadata inside the namespace's own prefix may be registered: the org owns it.
-    TableLocations.requireWithin(bucket, namespaceUri, "metadata file", request.metadataLocation());
+    TableLocations.requireWithin(bucket, namespaceUri, RegistrationSource.FIELD,
+        request.metadataLocation());
     Optional<ChangePublisher.Replay<LoadViewResponse>> replay =
         publisher.replay(context, LoadViewResponse.class);
     if (replay.isPresent()) {
@@ -61,13 +62,10 @@ public final class RegisterViewService implements RegisterViewUseCase {
       throw CatalogEntries.alreadyExists(existing.object().kind(), CatalogObject.Kind.VIEW,
           identifier);
     });
-    if (!files.exists(bucket, request.metadataLocation())) {
-      throw new BadRequestException("Metadata file does not exist: %s", request.metadataLocation());
-    }
-    ViewMetadata metadata = files.readView(bucket, request.metadataLocation());
-    TableLocations.requireWithin(bucket, namespaceUri, metadata);
-    StorageLocation location =
-        new StorageLocation(bucket.id(), TableLocations.pathIn(bucket, metadata.location()));
+    RegistrationSource.View source = RegistrationSource.view(files, bucket, namespaceUri,
+        request.metadataLocation());
+    ViewMetadata metadata = source.metadata();
+    StorageLocation location = new StorageLocation(bucket.id(), source.location());
     return publisher.publish(context, ViewResponses.of(metadata), () -> entries.insert(
         new CatalogEntries.NewEntry(ids.newId(), namespace,
             FlatIdentifiers.tableName(request.name()), CatalogObject.Kind.VIEW,

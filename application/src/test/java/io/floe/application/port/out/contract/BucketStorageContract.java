@@ -1,4 +1,4 @@
-package io.floe.adapters.storage;
+package io.floe.application.port.out.contract;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What every {@link BucketStorage} promises, run against each platform's adapter on a real
- * server. Every test works under a fresh prefix, so one bucket serves the whole class.
+ * server, and on the in-memory bucket of the test fixtures. Every test works under a fresh
+ * prefix, so one bucket serves the whole class.
  */
 public abstract class BucketStorageContract {
   private final StoragePath base = new StoragePath("contract-" + UUID.randomUUID());

@@ -1,0 +1,139 @@
+package io.floe.adapters.persistence;
+
+import io.floe.application.port.out.DroppedTableClaimStore;
+import io.floe.application.port.out.GrantStore;
+import io.floe.application.port.out.IdempotencyStore;
+import io.floe.application.port.out.IdentityDirectory;
+import io.floe.application.port.out.NameRegistry;
+import io.floe.application.port.out.NamespaceDirectory;
+import io.floe.application.port.out.NamespaceLifecycleStore;
+import io.floe.application.port.out.NamespaceStore;
+import io.floe.application.port.out.OrgMembershipDirectory;
+import io.floe.application.port.out.OrgStore;
+import io.floe.application.port.out.PendingCreationStore;
+import io.floe.application.port.out.PrefixClaimStore;
+import io.floe.application.port.out.PrincipalStore;
+import io.floe.application.port.out.RepoStore;
+import io.floe.application.port.out.SoftDeleteStore;
+import io.floe.application.port.out.contract.PersistencePorts;
+import io.floe.domain.Namespace;
+import io.floe.domain.Repo;
+
+/** The SQL adapter of every persistence port, on one fresh database of a PostgreSQL server. */
+final class JooqPersistencePorts implements PersistencePorts {
+  private final Database database;
+  private final JooqCatalogObjectStore objects;
+
+  private JooqPersistencePorts(Database database) {
+    this.database = database;
+    this.objects = new JooqCatalogObjectStore(database);
+  }
+
+  /** Creates an empty database on the server, migrates it and opens the adapters on it. */
+  static JooqPersistencePorts open(DatabaseSettings server) {
+    DatabaseSettings settings = TestDatabases.freshDatabase(server);
+    // Opening twice proves the migrations are idempotent on an up-to-date schema.
+    Database.open(settings, 2).close();
+    return new JooqPersistencePorts(Database.open(settings, 12));
+  }
+
+  @Override
+  public Database unitOfWork() {
+    return database;
+  }
+
+  @Override
+  public OrgStore orgs() {
+    return new JooqOrgStore(database);
+  }
+
+  @Override
+  public PrincipalStore principals() {
+    return new JooqPrincipalStore(database);
+  }
+
+  @Override
+  public IdentityDirectory identities() {
+    return new JooqIdentityDirectory(database);
+  }
+
+  @Override
+  public OrgMembershipDirectory memberships() {
+    return new JooqOrgMembershipDirectory(database);
+  }
+
+  @Override
+  public GrantStore grants() {
+    return new JooqGrantStore(database);
+  }
+
+  @Override
+  public JooqCatalogObjectStore objects() {
+    return objects;
+  }
+
+  @Override
+  public JooqCatalogObjectStore pointers() {
+    return objects;
+  }
+
+  @Override
+  public NamespaceStore namespaces() {
+    return new JooqNamespaceStore(database);
+  }
+
+  @Override
+  public NamespaceLifecycleStore namespaceLifecycle() {
+    return new JooqNamespaceLifecycleStore(database);
+  }
+
+  @Override
+  public NamespaceDirectory namespaceDirectory() {
+    return new JooqNamespaceDirectory(database);
+  }
+
+  @Override
+  public SoftDeleteStore<Namespace> namespaceDeletes() {
+    return JooqSoftDeleteStore.namespaces(database);
+  }
+
+  @Override
+  public NameRegistry names() {
+    return new JooqNameRegistry(database);
+  }
+
+  @Override
+  public PrefixClaimStore claims() {
+    return new JooqPrefixClaimStore(database);
+  }
+
+  @Override
+  public PendingCreationStore pendingCreations() {
+    return new JooqPendingCreationStore(database);
+  }
+
+  @Override
+  public DroppedTableClaimStore droppedTableClaims() {
+    return new JooqDroppedTableClaimStore(database);
+  }
+
+  @Override
+  public RepoStore repos() {
+    return new JooqRepoStore(database);
+  }
+
+  @Override
+  public SoftDeleteStore<Repo> repoDeletes() {
+    return JooqSoftDeleteStore.repos(database);
+  }
+
+  @Override
+  public IdempotencyStore idempotency() {
+    return new JooqIdempotencyStore(database);
+  }
+
+  @Override
+  public void close() {
+    database.close();
+  }
+}
