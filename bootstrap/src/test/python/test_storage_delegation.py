@@ -28,12 +28,13 @@ def s3(moto):
                         aws_access_key_id=SERVER_KEY, aws_secret_access_key=SERVER_SECRET)
 
 
-def call(floe, method, path, body=None, headers=None, base=None):
-    """One HTTP call to Floe with the org admin's token; returns (status, parsed JSON or None)."""
+def call(floe, method, path, body=None, headers=None, base=None, token=None):
+    """One HTTP call to Floe, with the org admin's token unless another is given; returns
+    (status, parsed JSON or None)."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request((base or f"http://127.0.0.1:{floe.port}") + path, data=data,
                                      method=method)
-    request.add_header("Authorization", f"Bearer {floe.token}")
+    request.add_header("Authorization", f"Bearer {token or floe.token}")
     request.add_header("Content-Type", "application/json")
     for name, value in (headers or {}).items():
         request.add_header(name, value)
@@ -198,6 +199,38 @@ def test_pyiceberg_writes_and_reads_through_remote_signing_on_a_bucket_without_s
                                    base=floe.uri)
     assert "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/sign" in \
         config_response["endpoints"]
+
+
+def test_a_reader_of_one_table_gets_signatures_for_reading_that_table_only(floe, s3, moto):
+    add_bucket(floe, s3, moto, "lake-grain")
+    engine = catalog(floe)
+    engine.create_namespace("grain", {"floe.bucket": "lake-grain"})
+    schema = pa.schema([pa.field("id", pa.int64())])
+    mine = engine.create_table("grain.mine", schema=schema).metadata.location
+    theirs = engine.create_table("grain.theirs", schema=schema).metadata.location
+
+    org = f"/orgs/{floe.warehouse}"
+    status, user = call(floe, "POST", f"{org}/users", {"name": "one-table-reader"})
+    assert status == 201, user
+    status, grant = call(floe, "POST", f"{org}/grants", {
+        "principal_id": user["id"], "namespace": "grain", "table": "mine", "action": "read"})
+    assert status == 201, grant
+    status, issued = call(floe, "POST", f"{org}/tokens", {"principal_id": user["id"]})
+    assert status == 201, issued
+
+    def sign(table, method, location):
+        key = location.removeprefix("s3://lake-grain/")
+        return call(floe, "POST", f"/v1/{floe.warehouse}/namespaces/grain/tables/{table}/sign", {
+            "region": "us-east-1", "method": method, "uri": f"{moto}/lake-grain/{key}/data/x",
+            "headers": {}}, base=floe.uri, token=issued["token"])
+
+    status, signed = sign("mine", "GET", mine)
+    assert status == 200, signed
+    assert signed["headers"]["Authorization"][0].startswith(
+        f"AWS4-HMAC-SHA256 Credential={SERVER_KEY}/")
+    assert sign("mine", "PUT", mine)[0] == 403  # a reader may not write
+    assert sign("mine", "GET", theirs)[0] == 403  # outside the table it signs for
+    assert sign("theirs", "GET", theirs)[0] == 404  # a table it may not see does not exist
 
 
 def test_a_table_on_a_gcs_bucket(floe):

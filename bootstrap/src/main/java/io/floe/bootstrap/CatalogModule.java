@@ -3,6 +3,7 @@ package io.floe.bootstrap;
 import io.floe.adapters.rest.iceberg.TableUseCases;
 import io.floe.adapters.rest.iceberg.ViewUseCases;
 import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.iceberg.replay.ChangeReplay;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.CommitEvents;
 import io.floe.application.port.out.CredentialVendor;
@@ -29,6 +30,7 @@ import io.floe.application.service.table.RegisterTableService;
 import io.floe.application.service.table.RenameTableService;
 import io.floe.application.service.table.ReportMetricsService;
 import io.floe.application.service.table.StagedTableCompletion;
+import io.floe.application.service.table.TableChanges;
 import io.floe.application.service.table.TableCommits;
 import io.floe.application.service.view.CreateViewService;
 import io.floe.application.service.view.DropViewService;
@@ -46,6 +48,8 @@ import java.time.Clock;
 final class CatalogModule {
   final TableUseCases tables;
   final ViewUseCases views;
+  final TableStorageAccess storageAccess;
+  final TableChanges tableChanges;
 
   CatalogModule(CatalogObjectStore objects, MetadataPointers pointers, CatalogLocator locator,
       AccessPolicy policy,
@@ -57,8 +61,10 @@ final class CatalogModule {
         commitEvents);
     CatalogObjectRenamer renamer = new CatalogObjectRenamer(locator, objects, publisher, clock,
         policy);
-    TableStorageAccess storageAccess = new TableStorageAccess(vendor, signer, policy);
-    TableCommits commits = new TableCommits(locator, policy, files, committer, publisher);
+    this.storageAccess = new TableStorageAccess(vendor, signer, policy);
+    this.tableChanges = new TableChanges(files, new ChangeReplay());
+    TableCommits commits = new TableCommits(locator, policy, files, committer, publisher,
+        tableChanges);
     this.tables = new TableUseCases(
         new ListTablesService(locator, policy, objects),
         new CreateTableService(locator, policy, placement, files, entries, publisher,

@@ -4,8 +4,8 @@ import io.floe.bootstrap.cli.FloeCli;
 import picocli.CommandLine;
 
 /**
- * The {@code floe} command line of the server jar: {@code serve} and the client commands of
- * {@link FloeCli}.
+ * The {@code floe} command line of the server jar: {@code serve}, {@code secrets} and the client
+ * commands of {@link FloeCli}.
  */
 public final class FloeCommand {
   private FloeCommand() {}
@@ -16,6 +16,6 @@ public final class FloeCommand {
 
   /** The command line for {@code args}; with none, every command is there. */
   static CommandLine commandLine(String... args) {
-    return FloeCli.commandLine(ServeCommand::new, args);
+    return FloeCli.commandLine(ServeCommand::new, SecretsCommand::new, args);
   }
 }

@@ -3,7 +3,7 @@ package io.floe.bootstrap;
 import io.floe.adapters.icechunk.BucketIcechunkRepositories;
 import io.floe.adapters.persistence.AdvisoryLocks;
 import io.floe.adapters.persistence.Database;
-import io.floe.adapters.persistence.DatabaseSettings;
+import io.floe.adapters.persistence.JooqAuditLog;
 import io.floe.adapters.persistence.JooqCatalogObjectStore;
 import io.floe.adapters.persistence.JooqGrantStore;
 import io.floe.adapters.persistence.JooqIdempotencyStore;
@@ -13,6 +13,8 @@ import io.floe.adapters.persistence.JooqOrgMembershipDirectory;
 import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqPrincipalStore;
+import io.floe.adapters.persistence.JooqWebSessionStore;
+import io.floe.adapters.persistence.SecretCipher;
 import io.floe.adapters.persistence.cache.CacheInvalidations;
 import io.floe.adapters.persistence.cache.CachingCatalogObjectStore;
 import io.floe.adapters.persistence.cache.CachingGrantStore;
@@ -28,11 +30,16 @@ import io.floe.adapters.rest.iceberg.IcebergResultCodec;
 import io.floe.adapters.rest.ServiceInfoRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
+import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.adapters.rest.management.AccessManagementRoutes;
+import io.floe.adapters.rest.management.AuditRoutes;
 import io.floe.adapters.rest.management.HostedServiceRoutes;
 import io.floe.adapters.rest.management.LocalBucketEndpoint;
 import io.floe.adapters.rest.management.OrgAdministrationRoutes;
 import io.floe.adapters.rest.management.OrgRoutes;
+import io.floe.adapters.rest.web.WebApp;
+import io.floe.adapters.rest.web.WebPaths;
+import io.floe.adapters.rest.web.WebUseCases;
 import io.floe.adapters.rest.management.UserRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.storage.local.LocalPaths;
@@ -40,6 +47,7 @@ import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.model.BucketSpec;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.GrantStore;
+import io.floe.application.port.out.IcechunkRepositories;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.IdentityTokens;
 import io.floe.application.port.out.LifecycleProbe;
@@ -58,6 +66,8 @@ import io.floe.application.service.access.MemberService;
 import io.floe.application.service.access.OrgMembers;
 import io.floe.application.service.access.TeamService;
 import io.floe.application.service.access.TokenService;
+import io.floe.application.service.audit.AuditLogService;
+import io.floe.application.service.access.WebSessionService;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
@@ -68,12 +78,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -87,28 +93,29 @@ import org.slf4j.LoggerFactory;
 public final class FloeServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FloeServer.class);
   private static final int DATABASE_POOL_SIZE = 16;
+  /** How long a web app session lasts at most (less when its API token expires sooner). */
+  private static final Duration WEB_SESSION_LIFETIME = Duration.ofHours(12);
 
   private final ServerSettings settings;
-  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  private final StartedServices started;
   private final OrgProvisioningService provisioning;
   private final OrgStore orgs;
+  private final Database database;
   private final FloeHttpServer http;
 
-  private FloeServer(ServerSettings settings, Clock clock, LifecycleProbe probe) {
+  private FloeServer(ServerSettings settings, Clock clock, LifecycleProbe probe,
+      StartedServices started) {
     this.settings = settings;
+    this.started = started;
     createDirectories(settings.dataDir());
-    DatabaseSettings databaseSettings = settings.database().orElseGet(() -> {
-      EmbeddedPostgresServer postgres =
-          EmbeddedPostgresServer.start(settings.embeddedPostgresDir());
-      started.push(postgres);
-      return postgres.settings();
-    });
-    ServerMetrics metrics = new ServerMetrics();
-    started.push(metrics);
-    Database database = Database.open(databaseSettings, DATABASE_POOL_SIZE,
+    // The key first: a missing or malformed key file stops the start before anything runs.
+    SecretCipher cipher = SecretKeys.cipher(settings.secretKey(), settings.dataDir());
+    ServerMetrics metrics = started.push(new ServerMetrics());
+    Database database = CatalogDatabase.open(settings, DATABASE_POOL_SIZE, started,
         Optional.of(metrics.databasePool()));
-    started.push(database);
+    CatalogDatabase.sealCredentials(database, cipher);
     metrics.bindDatabase(database);
+    this.database = database;
     StorageAdapters storage = new StorageAdapters();
     started.push(storage);
     // What every request reads is cached; every server on this database hears of changes.
@@ -122,12 +129,12 @@ public final class FloeServer implements AutoCloseable {
     JooqGrantStore grantRows = new JooqGrantStore(database);
     GrantStore grants = new CachingGrantStore(grantRows, invalidations);
     AccessPolicy policy = new AccessPolicy(grants);
-    OrgStore orgs = new CachingOrgStore(new JooqOrgStore(database), invalidations);
+    OrgStore orgs = new CachingOrgStore(new JooqOrgStore(database, cipher), invalidations);
     this.orgs = orgs;
     PrincipalStore principals = new CachingPrincipalStore(principalRows, invalidations, tokenUses);
     CachingNamespaceStore namespaces = new CachingNamespaceStore(
         new JooqNamespaceStore(database), invalidations);
-    JooqCatalogObjectStore pointers = new JooqCatalogObjectStore(database);
+    JooqCatalogObjectStore pointers = new JooqCatalogObjectStore(database, cipher);
     CatalogObjectStore objects = new CachingCatalogObjectStore(pointers, namespaces, orgs);
     metrics.bindCaches(invalidations);
     PrefixClaimer claimer = new PrefixClaimer(orgs, new JooqPrefixClaimStore(database), storage);
@@ -145,7 +152,8 @@ public final class FloeServer implements AutoCloseable {
     AuthenticationService authentication = new AuthenticationService(principals, orgs, clock,
         settings.oidc().<IdentityTokens>map(JwksIdentityTokens::new).orElse(IdentityTokens.NONE),
         identities::findByExternalId);
-    ChangePublisher publisher = new ChangePublisher(new JooqIdempotencyStore(database),
+    JooqAuditLog auditLog = new JooqAuditLog(database);
+    ChangePublisher publisher = new ChangePublisher(new JooqIdempotencyStore(database), auditLog,
         new IcebergResultCodec(), database, clock, settings.idempotencyLifetime());
     LifecycleModule lifecycle = new LifecycleModule(database, orgs, namespaces, claimer, storage,
         clock, policy, settings.namespaceRecoveryPeriod(), probe, publisher,
@@ -154,33 +162,51 @@ public final class FloeServer implements AutoCloseable {
         ids, clock, policy, publisher, operators, localBuckets);
     CatalogModule catalog = new CatalogModule(objects, pointers, locator, policy, metadataFiles,
         placement, publisher, database, storage, storage, ids, clock, metrics);
+    IcechunkRepositories icechunk = metrics.timed(new BucketIcechunkRepositories(storage));
     RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, storage, ids,
-        clock, policy, metrics.timed(new BucketIcechunkRepositories(storage)));
+        clock, policy, publisher, icechunk);
+    RepoTablesModule repoTables = new RepoTablesModule(database, orgs, storage, icechunk, policy,
+        metadataFiles, placement, publisher, storage, namespaceModule.icebergNamespaces, catalog);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
     started.push(new CleanupScheduler(lifecycle.cleanup, Duration.ofMinutes(1),
         Duration.ofHours(1)));
     OrgMembers members = new OrgMembers(identities);
+    MemberService memberService = new MemberService(identities, members, policy, publisher, ids);
+    TeamService teamService = new TeamService(identities, members, policy, publisher);
+    TokenService tokenService = new TokenService(identities, members, policy, ids, clock,
+        publisher);
+    GrantService grantService = new GrantService(grants, namespaces, objects, members, policy,
+        ids, clock, publisher);
     AccessManagementRoutes accessRoutes = new AccessManagementRoutes(authentication,
-        new MemberService(identities, members, policy, database, ids),
-        new TeamService(identities, members, policy),
-        new TokenService(identities, members, policy, ids, clock),
-        new GrantService(grants, namespaces, objects, members, policy, ids, clock));
+        memberService, teamService, tokenService, grantService);
+    OrgDirectoryService orgDirectory =
+        new OrgDirectoryService(new JooqOrgMembershipDirectory(database));
+    WebSessionService webSessions = new WebSessionService(authentication,
+        settings.oidc().filter(OidcSettings::browserSignIn)
+            .<IdentityTokens>map(oidc -> new JwksIdentityTokens(oidc.forIdTokens()))
+            .orElse(IdentityTokens.NONE),
+        identities::findByExternalId, principals, new JooqWebSessionStore(database), ids, clock,
+        WEB_SESSION_LIFETIME);
+    WebApp web = new WebApp(new WebUseCases(authentication, webSessions, orgDirectory,
+        namespaceModule.management, catalog.views.list(), catalog.tables.load(), grantService,
+        memberService, teamService, tokenService, namespaceModule.buckets, repoModule.directory,
+        repoModule.browsing), settings.oidc());
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
-        new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, catalog.tables,
-            catalog.views, settings.idempotencyLifetime()),
+        new IcebergRoutes(authentication, repoTables.namespaces, repoTables.tables,
+            repoTables.views, settings.idempotencyLifetime()),
         List.of(new MetricsRoutes(metrics::scrape)::register,
-            new ServiceInfoRoutes(FloeVersion.build().describe()),
+            new ServiceInfoRoutes(FloeVersion.build().describe(), WebPaths.ROOT),
             repoModule.routes(authentication, namespaceModule.buckets),
             namespaceModule.routes(authentication), accessRoutes,
-            new OrgRoutes(authentication,
-                new OrgDirectoryService(new JooqOrgMembershipDirectory(database))),
+            new AuditRoutes(authentication, new AuditLogService(auditLog, policy)),
+            new OrgRoutes(authentication, orgDirectory),
             new OrgAdministrationRoutes(authentication, new OrgAdministrationService(
-                provisioning, orgs, operators, this::localDefaultBucket)),
+                provisioning, orgs, operators, publisher, this::localDefaultBucket)),
             new UserRoutes(authentication), new LocalBucketEndpoint(),
             // Last: its patterns are broad, and Floe's own routes must win over them.
             new HostedServiceRoutes()),
-        metrics);
+        Optional.of(web), metrics);
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */
@@ -193,17 +219,16 @@ public final class FloeServer implements AutoCloseable {
    * and stop a change between two steps to see what the next start makes of it.
    */
   static FloeServer start(ServerSettings settings, Clock clock, LifecycleProbe probe) {
-    FloeServer server = null;
+    // Outside the server, so that a failure while it is being built still stops what started.
+    StartedServices started = new StartedServices();
     try {
-      server = new FloeServer(settings, clock, probe);
+      FloeServer server = new FloeServer(settings, clock, probe, started);
       server.provisionDefaultOrg();
       server.http.start(settings.bind(), settings.port());
-      server.started.push(server.http);
+      started.push(server.http);
       return server;
     } catch (RuntimeException e) {
-      if (server != null) {
-        server.close();
-      }
+      started.close();
       throw e;
     }
   }
@@ -248,47 +273,37 @@ public final class FloeServer implements AutoCloseable {
     return "http://" + settings.bind() + ":" + port() + IcebergRoutes.ROOT;
   }
 
+  /** Where people open the web app. */
+  public String webUri() {
+    return "http://" + settings.bind() + ":" + port() + "/";
+  }
+
   public ServerSettings settings() {
     return settings;
   }
 
+  /** Every HTTP route the server serves. */
+  public List<FloeHttpServer.Route> routes() {
+    return http.routes();
+  }
+
+  /** The catalog database, for tests that look at every row. */
+  Database database() {
+    return database;
+  }
+
   @Override
   public void close() {
-    while (!started.isEmpty()) {
-      AutoCloseable next = started.pop();
-      try {
-        next.close();
-      } catch (Exception e) {
-        LOG.warn("could not stop {} cleanly: {}", next.getClass().getSimpleName(), e.toString());
-      }
-    }
+    started.close();
   }
 
   private void provisionDefaultOrg() {
     boolean created = provisionOrg(settings.org(), settings.defaultBucketDir(),
-        settings.bootstrapToken(), secret -> writeSecret(settings.adminTokenFile(), secret));
+        settings.bootstrapToken(),
+        secret -> OwnerOnlyFiles.write(settings.adminTokenFile(), secret));
     if (created) {
       LOG.info("created org '{}' with Iceberg enabled and the default bucket {}", settings.org(),
           settings.defaultBucketDir());
-    }
-  }
-
-  /** Writes a secret readable by the owner only (mode 600), never briefly readable by others. */
-  private static void writeSecret(Path file, String secret) {
-    try {
-      Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.deleteIfExists(temp);
-      try {
-        Files.createFile(temp, PosixFilePermissions.asFileAttribute(
-            PosixFilePermissions.fromString("rw-------")));
-      } catch (UnsupportedOperationException e) {
-        Files.createFile(temp);
-      }
-      Files.writeString(temp, secret + "\n", StandardOpenOption.WRITE);
-      Files.move(temp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not write " + file, e);
     }
   }
 

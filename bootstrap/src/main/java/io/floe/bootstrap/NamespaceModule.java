@@ -44,8 +44,8 @@ final class NamespaceModule {
         policy, publisher);
     this.management = new NamespaceManagementService(creation, deletion,
         new JooqNamespaceDirectory(database), lifecycle.namespaceLifecycle, database, clock,
-        policy);
-    this.buckets = new BucketManagementService(orgs, database, ids, policy, operators,
+        policy, publisher);
+    this.buckets = new BucketManagementService(orgs, database, ids, policy, publisher, operators,
         localBuckets);
   }
 

@@ -7,11 +7,12 @@ import io.floe.adapters.rest.management.RepoRoutes;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.org.BucketManagementUseCase;
 import io.floe.application.port.out.BucketStorageProvider;
-import io.floe.application.port.out.IcechunkRepositories;
 import io.floe.application.port.out.CredentialVendor;
+import io.floe.application.port.out.IcechunkRepositories;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.security.AccessPolicy;
+import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.repo.OrgRepos;
 import io.floe.application.service.repo.RepoBrowsingService;
 import io.floe.application.service.repo.RepoDirectoryService;
@@ -35,16 +36,16 @@ final class RepoModule {
 
   RepoModule(Database database, OrgStore orgs, LifecycleModule lifecycle,
       BucketStorageProvider storage, CredentialVendor credentials, IdGenerator ids, Clock clock,
-      AccessPolicy policy, IcechunkRepositories icechunk) {
+      AccessPolicy policy, ChangePublisher publisher, IcechunkRepositories icechunk) {
     JooqRepoStore store = new JooqRepoStore(database);
     OrgRepos orgRepos = new OrgRepos(orgs, store, policy);
     this.lifecycle = new RepoLifecycleService(orgRepos, orgs, store, lifecycle.repoDeletes,
         lifecycle.creation, lifecycle.deletion, lifecycle.names, icechunk, database, ids, clock,
-        policy);
+        policy, publisher);
     this.directory = new RepoDirectoryService(orgRepos, store, policy, clock);
     this.browsing = new RepoBrowsingService(orgRepos, icechunk);
     this.opening = new RepoOpeningService(directory, credentials);
-    this.descriptions = new RepoDescriptionService(directory, store);
+    this.descriptions = new RepoDescriptionService(directory, store, publisher);
   }
 
   /**
@@ -55,7 +56,7 @@ final class RepoModule {
       BucketManagementUseCase buckets) {
     Consumer<RoutesConfig> floe =
         new RepoRoutes(authentication, lifecycle, directory, browsing, buckets)::register;
-    return new ArraylakeRepoRoutes(authentication, directory, lifecycle, opening, descriptions)
-        .andThen(floe);
+    return new ArraylakeRepoRoutes(authentication, directory, lifecycle, opening, descriptions,
+        buckets).andThen(floe);
   }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code floe serve}: runs the catalog server until it is stopped (Ctrl-C or SIGTERM). */
@@ -33,6 +34,8 @@ import picocli.CommandLine.Option;
         "<data-dir>/postgres.password). A catalog an older Floe kept on PostgreSQL 14 is",
         "upgraded on first start; the old cluster is kept as <data-dir>/postgres-14.pre-upgrade.",
         "Local buckets are created by operators only, beneath a --local-bucket-root.",
+        "Bucket credentials are sealed in the database with the key in <data-dir>/secret.key",
+        "(generated on first start) unless --secret-key-file names another.",
         "",
         "Every option can also be set by the environment variable named in its description."})
 final class ServeCommand implements Callable<Integer> {
@@ -45,30 +48,13 @@ final class ServeCommand implements Callable<Integer> {
       description = "Address to listen on (env FLOE_BIND; default: ${DEFAULT-VALUE}).")
   String bind;
 
-  @Option(names = "--data-dir", defaultValue = "${env:FLOE_DATA_DIR:-./floe-data}",
-      paramLabel = "DIR",
-      description = "Where Floe keeps its embedded database, local buckets and admin token "
-          + "(env FLOE_DATA_DIR; default: ${DEFAULT-VALUE}).")
-  Path dataDir;
+  @Mixin
+  DataOptions data;
 
   @Option(names = "--org", defaultValue = "${env:FLOE_ORG:-my-org}", paramLabel = "NAME",
       description = "The org created on first start; also the warehouse name engines use "
           + "(env FLOE_ORG; default: ${DEFAULT-VALUE}).")
   String org;
-
-  @Option(names = "--database-url", defaultValue = "${env:FLOE_DATABASE_URL}", paramLabel = "URL",
-      description = "JDBC URL of an external PostgreSQL, e.g. jdbc:postgresql://db:5432/floe "
-          + "(env FLOE_DATABASE_URL; default: the embedded PostgreSQL).")
-  String databaseUrl;
-
-  @Option(names = "--database-user", defaultValue = "${env:FLOE_DATABASE_USER}",
-      paramLabel = "USER", description = "User for --database-url (env FLOE_DATABASE_USER).")
-  String databaseUser;
-
-  @Option(names = "--database-password", defaultValue = "${env:FLOE_DATABASE_PASSWORD}",
-      paramLabel = "PASSWORD",
-      description = "Password for --database-url (env FLOE_DATABASE_PASSWORD).")
-  String databasePassword;
 
   @Option(names = "--namespace-recovery-period",
       defaultValue = "${env:FLOE_NAMESPACE_RECOVERY_PERIOD:-7d}", paramLabel = "DURATION",
@@ -115,6 +101,20 @@ final class ServeCommand implements Callable<Integer> {
           + "(env FLOE_OIDC_USER_CLAIM; default: ${DEFAULT-VALUE}).")
   String oidcUserClaim;
 
+  @Option(names = "--oidc-client-id", defaultValue = "${env:FLOE_OIDC_CLIENT_ID}",
+      paramLabel = "ID",
+      description = "The web app's client id at the issuer: people sign in to the web app there "
+          + "(authorization code with PKCE; endpoints from the issuer's discovery document; the "
+          + "redirect URI to register is http(s)://<this server>/ui/sign-in/callback) "
+          + "(env FLOE_OIDC_CLIENT_ID; default: API-token sign-in only).")
+  String oidcClientId;
+
+  @Option(names = "--oidc-client-secret", defaultValue = "${env:FLOE_OIDC_CLIENT_SECRET}",
+      paramLabel = "SECRET",
+      description = "The web app's client secret, for issuers that want one "
+          + "(env FLOE_OIDC_CLIENT_SECRET; default: a public client).")
+  String oidcClientSecret;
+
   @Option(names = "--local-bucket-root", paramLabel = "DIR",
       description = "A directory local buckets may be created in, by operators only; repeat "
           + "for several (env FLOE_LOCAL_BUCKET_ROOTS, separated by ':'; default: "
@@ -134,6 +134,9 @@ final class ServeCommand implements Callable<Integer> {
         .filter(root -> !root.isBlank()).map(Path::of).toList();
   }
 
+  @Mixin
+  SecretKeyOptions secretKey;
+
   /** The identity provider, when an issuer is given; the rest is then required. */
   private Optional<OidcSettings> oidc() {
     if (oidcIssuer == null || oidcIssuer.isBlank()) {
@@ -143,18 +146,17 @@ final class ServeCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--oidc-issuer needs --oidc-jwks-url");
     }
     return Optional.of(new OidcSettings(oidcIssuer, URI.create(oidcJwksUrl), oidcAudience,
-        oidcUserClaim));
+        oidcUserClaim, Optional.ofNullable(oidcClientId),
+        Optional.ofNullable(oidcClientSecret)));
   }
 
   @Override
   public Integer call() throws InterruptedException {
-    Optional<DatabaseSettings> database = Optional.ofNullable(databaseUrl)
-        .filter(url -> !url.isBlank())
-        .map(url -> new DatabaseSettings(url, databaseUser, databasePassword));
-    ServerSettings settings = new ServerSettings(bind, port, dataDir, new OrgName(org), database,
-        recoveryPeriod, idempotencyLifetime,
+    Optional<DatabaseSettings> database = data.database();
+    ServerSettings settings = new ServerSettings(bind, port, data.dataDir, new OrgName(org),
+        database, recoveryPeriod, idempotencyLifetime,
         Optional.ofNullable(bootstrapToken).filter(token -> !token.isBlank()), oidc(),
-        localBucketRoots());
+        localBucketRoots(), secretKey.settings());
     FloeServer server = FloeServer.start(settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -163,12 +165,13 @@ final class ServeCommand implements Callable<Integer> {
       stopped.countDown();
     }, "floe-shutdown"));
     System.out.printf("%nFloe is running.%n"
+            + "  web app:              %s%n"
             + "  Iceberg REST catalog: %s%n"
             + "  warehouse:            %s%n"
             + "  admin token:          %s%n"
             + "  database:             %s%n"
             + "  local bucket roots:   %s%n%n",
-        server.catalogUri(), settings.org(), settings.adminTokenFile(),
+        server.webUri(), server.catalogUri(), settings.org(), settings.adminTokenFile(),
         database.map(DatabaseSettings::jdbcUrl)
             .orElse("embedded PostgreSQL in " + settings.embeddedPostgresDir()),
         settings.localBucketRoots().stream().map(Path::toString)

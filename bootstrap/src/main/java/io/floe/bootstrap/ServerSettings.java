@@ -13,7 +13,8 @@ import java.util.Optional;
  * Everything a Floe server is started with. An empty {@code database} means the embedded
  * PostgreSQL under {@code <dataDir>/postgres}. Local buckets may only be placed beneath one of
  * {@code localBucketRoots} (empty means {@code <dataDir>/buckets}); a root may not hold the data
- * directory or lie inside the embedded database's.
+ * directory or lie inside the embedded database's. {@code secretKey} says where the key that
+ * seals bucket credentials comes from.
  */
 public record ServerSettings(
     String bind,
@@ -25,14 +26,18 @@ public record ServerSettings(
     Duration idempotencyLifetime,
     Optional<String> bootstrapToken,
     Optional<OidcSettings> oidc,
-    List<Path> localBucketRoots) {
+    List<Path> localBucketRoots,
+    SecretKeySettings secretKey) {
 
-  /** Settings without an identity provider: only API tokens authenticate. */
+  /**
+   * Settings without an identity provider (only API tokens authenticate), sealing secrets with
+   * the key in the data directory.
+   */
   public ServerSettings(String bind, int port, Path dataDir, OrgName org,
       Optional<DatabaseSettings> database, Duration namespaceRecoveryPeriod,
       Duration idempotencyLifetime, Optional<String> bootstrapToken) {
     this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
-        bootstrapToken, Optional.empty(), List.of());
+        bootstrapToken, Optional.empty(), List.of(), SecretKeySettings.defaults());
   }
 
   public ServerSettings {
@@ -43,6 +48,7 @@ public record ServerSettings(
     Objects.requireNonNull(bootstrapToken, "bootstrapToken");
     Objects.requireNonNull(oidc, "oidc");
     Objects.requireNonNull(localBucketRoots, "localBucketRoots");
+    Objects.requireNonNull(secretKey, "secretKey");
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("port must be 0..65535, got " + port);
     }
@@ -67,43 +73,48 @@ public record ServerSettings(
   public static ServerSettings defaults(Path dataDir) {
     return new ServerSettings("127.0.0.1", 8181, dataDir, new OrgName("my-org"), Optional.empty(),
         Duration.ofDays(7), Duration.ofMinutes(30), Optional.empty(), Optional.empty(),
-        List.of());
+        List.of(), SecretKeySettings.defaults());
   }
 
   public ServerSettings withPort(int newPort) {
     return new ServerSettings(bind, newPort, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey);
   }
 
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey);
   }
 
   public ServerSettings withNamespaceRecoveryPeriod(Duration period) {
     return new ServerSettings(bind, port, dataDir, org, database, period, idempotencyLifetime,
-        bootstrapToken, oidc, localBucketRoots);
+        bootstrapToken, oidc, localBucketRoots, secretKey);
   }
 
   public ServerSettings withOrg(OrgName newOrg) {
     return new ServerSettings(bind, port, dataDir, newOrg, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey);
   }
 
   public ServerSettings withBootstrapToken(String token) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, Optional.of(token), oidc, localBucketRoots);
+        idempotencyLifetime, Optional.of(token), oidc, localBucketRoots, secretKey);
+  }
+
+  public ServerSettings withSecretKey(SecretKeySettings keys) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys);
   }
 
   public ServerSettings withOidc(OidcSettings settings) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, Optional.of(settings), localBucketRoots);
+        idempotencyLifetime, bootstrapToken, Optional.of(settings), localBucketRoots, secretKey);
   }
 
   /** The directories local buckets may be placed beneath; replaces the default. */
   public ServerSettings withLocalBucketRoots(List<Path> roots) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, roots);
+        idempotencyLifetime, bootstrapToken, oidc, roots, secretKey);
   }
 
   public Path adminTokenFile() {

@@ -5,6 +5,7 @@ import io.floe.domain.BucketConfig;
 import io.floe.domain.RepoCommit;
 import io.floe.domain.RepoNode;
 import io.floe.domain.RepoRefs;
+import io.floe.domain.RepoTables;
 import io.floe.domain.StoragePath;
 import io.micrometer.core.instrument.Timer;
 import java.util.List;
@@ -37,5 +38,10 @@ final class TimedIcechunkRepositories implements IcechunkRepositories {
   @Override
   public RepoNode node(BucketConfig bucket, StoragePath prefix, String ref, String path) {
     return repositories.node(bucket, prefix, ref, path);
+  }
+
+  @Override
+  public RepoTables tables(BucketConfig bucket, StoragePath prefix, String ref) {
+    return repositories.tables(bucket, prefix, ref);
   }
 }

@@ -1,12 +1,8 @@
 package io.floe.bootstrap;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Everything an org holds, as its admin sees it through the catalog plus every file in its
@@ -26,26 +22,6 @@ record CatalogState(List<String> catalog, List<String> files) {
                 + "/tables/" + table).body().path("metadata-location").asText());
           });
     });
-    return new CatalogState(catalog, files(bucket));
-  }
-
-  private static List<String> files(Path bucket) {
-    if (!Files.exists(bucket)) {
-      return List.of();
-    }
-    try (Stream<Path> paths = Files.walk(bucket)) {
-      return paths.map(path -> bucket.relativize(path) + (Files.isDirectory(path) ? "/" : " "
-          + size(path))).sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static long size(Path file) {
-    try {
-      return Files.size(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return new CatalogState(catalog, StoredState.files(bucket));
   }
 }

@@ -17,6 +17,15 @@ final class IcebergHttp {
     String errorType() {
       return body.path("error").path("type").asText();
     }
+
+    String message() {
+      return body.path("error").path("message").asText();
+    }
+
+    /** A management API reply, for checks that treat both APIs alike. */
+    static Reply of(ManagementApi.Reply reply) {
+      return new Reply(reply.status(), reply.body());
+    }
   }
 
   private final String base;
@@ -33,6 +42,12 @@ final class IcebergHttp {
 
   Reply post(String path, String body) {
     return send(request(path).POST(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  /** A POST with an {@code Idempotency-Key}. */
+  Reply post(String path, String body, String idempotencyKey) {
+    return send(request(path).header("Idempotency-Key", idempotencyKey)
+        .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
   Reply delete(String path) {

@@ -299,7 +299,7 @@ class IcechunkS3RaceTest {
     return b.array();
   }
 
-  private static byte[] int32ArrayJson(long length, long chunk) {
+  static byte[] int32ArrayJson(long length, long chunk) {
     return ("{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[" + length + "],"
         + "\"data_type\":\"int32\",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":"
         + "{\"chunk_shape\":[" + chunk + "]}},\"chunk_key_encoding\":{\"name\":\"default\","

@@ -12,8 +12,8 @@ import java.net.http.HttpResponse;
 final class ManagementApi {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** A response: its status and its JSON body (a missing node when there was none). */
-  record Reply(int status, JsonNode body) {
+  /** A response: its status, its JSON body (a missing node when there was none), its id. */
+  record Reply(int status, JsonNode body, String requestId) {
     String detail() {
       return body.path("detail").asText();
     }
@@ -66,7 +66,8 @@ final class ManagementApi {
           HttpResponse.BodyHandlers.ofString());
       JsonNode body = response.body().isEmpty()
           ? JSON.missingNode() : JSON.readTree(response.body());
-      return new Reply(response.statusCode(), body);
+      return new Reply(response.statusCode(), body,
+          response.headers().firstValue("X-Request-Id").orElse(null));
     } catch (IOException e) {
       throw new AssertionError("request failed: " + e, e);
     } catch (InterruptedException e) {

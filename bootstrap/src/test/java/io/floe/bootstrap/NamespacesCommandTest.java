@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.floe.bootstrap.cli.TableIdentifierSyntax;
+import io.floe.domain.DomainException;
+import io.floe.domain.TableIdentifierSyntax;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -112,7 +113,7 @@ class NamespacesCommandTest {
     assertThatThrownBy(() -> TableIdentifierSyntax.parse("a.b.c"))
         .hasMessageContaining("NAMESPACE.TABLE");
     assertThatThrownBy(() -> TableIdentifierSyntax.parse("\"unterminated.t"))
-        .isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(DomainException.class);
   }
 
   private static Run withInput(String input, java.util.function.Supplier<Run> run) {

@@ -112,6 +112,13 @@ class RepoApiTest {
     createRepo("alpha", null);
     assertThat(names(ok(api.get("/orgs/" + org + "/repos")).get("repos")))
         .containsExactly("alpha", "Obs-2024");
+    // The arraylake client's listing by bucket: by nickname or id; a bucket the org lacks is 404.
+    assertThat(names(ok(api.get("/orgs/" + org + "/buckets/default/repos"))))
+        .containsExactlyInAnyOrder("alpha", "Obs-2024");
+    String bucketId = ok(api.get("/orgs/" + org + "/buckets/default")).get("id").asText();
+    assertThat(names(ok(api.get("/orgs/" + org + "/buckets/" + bucketId + "/repos"))))
+        .containsExactlyInAnyOrder("alpha", "Obs-2024");
+    assertThat(api.get("/orgs/" + org + "/buckets/elsewhere/repos").status()).isEqualTo(404);
     JsonNode log = ok(api.get(repoPath("alpha") + "/log")).get("commits");
     assertThat(messages(log)).containsExactly("Repository initialized");
     assertThat(log.get(0).get("id").asText()).isEqualTo(INITIAL_SNAPSHOT);

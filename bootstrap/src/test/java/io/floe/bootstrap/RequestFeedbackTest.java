@@ -163,6 +163,21 @@ class RequestFeedbackTest {
         "commit " + build.commit(), "built " + build.builtAt());
   }
 
+  @Test
+  void aBrowserAtTheRootIsSentToTheWebApp() throws Exception {
+    HttpResponse<String> browser = send(HttpRequest.newBuilder(uri("/")).header("Accept",
+        "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8").GET().build());
+    assertThat(browser.statusCode()).isEqualTo(303);
+    assertThat(browser.headers().firstValue("Location")).contains("/ui");
+    // A program asking for anything, or for JSON, gets the description of the server.
+    for (String accept : List.of("*/*", "application/json", "text/htmlx")) {
+      HttpResponse<String> program = send(HttpRequest.newBuilder(uri("/"))
+          .header("Accept", accept).GET().build());
+      assertThat(program.statusCode()).as(accept).isEqualTo(200);
+      assertThat(JSON.readTree(program.body()).path("service").asText()).isEqualTo("floe");
+    }
+  }
+
   private List<ILoggingEvent> accessLines(String requestId) {
     return List.copyOf(logged.list).stream().filter(e -> e.getLoggerName().equals("io.floe.access"))
         .filter(e -> requestId.equals(e.getMDCPropertyMap().get("request_id"))).toList();

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.Namespace;
@@ -20,8 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Hostile requests, each shown refused with the org's catalog and bucket exactly as they were:
- * other orgs, bad tokens, borrowed grants, crafted names, commits and registrations that point
- * outside the table, and bodies that are too large or not JSON.
+ * other orgs, bad tokens, borrowed grants and idempotency keys, crafted names, commits and
+ * registrations that point outside the table, transactions that are only partly allowed, and
+ * bodies that are too large, not JSON, or hold what Floe cannot keep.
  */
 class SecuritySuiteTest {
   private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
@@ -296,6 +298,149 @@ class SecuritySuiteTest {
     assertThat(grant.detail()).isNotBlank();
   }
 
+  @Test
+  void anIdempotencyKeyReplaysOnlyToItsOwnerAndOnlyTheRequestItCameWith() {
+    String writerId = access.create("users", "writer");
+    access.grant(writerId, "sales", null, "write");
+    IcebergHttp writer = new IcebergHttp(floe, access.tokenFor(writerId));
+    String readerId = access.create("users", "reader");
+    access.grant(readerId, "sales", null, "read");
+    IcebergHttp reader = new IcebergHttp(floe, access.tokenFor(readerId));
+    IcebergHttp stranger = new IcebergHttp(floe, access.newUser("stranger"));
+    String key = "0190b6c4-7d1e-7b4c-9a4e-5f0c2d7e9a11";
+    String commit = setProperty("owner", "writer");
+    assertThat(writer.post("/namespaces/sales/tables/orders", commit, key).status())
+        .isEqualTo(200);
+
+    refusedWithNothingChanged(() -> List.of(
+        reader.post("/namespaces/sales/tables/orders", commit, key)), 403);
+    refusedWithNothingChanged(() -> List.of(
+        stranger.post("/namespaces/sales/tables/orders", commit, key)), 404);
+    refusedWithNothingChanged(() -> List.of(
+        writer.post("/namespaces/sales/tables/orders", setProperty("owner", "other"), key)), 422);
+    // Another writer's key is not this writer's: the same key makes this writer's own change.
+    String otherWriterId = access.create("users", "other-writer");
+    access.grant(otherWriterId, "sales", null, "write");
+    assertThat(new IcebergHttp(floe, access.tokenFor(otherWriterId))
+        .post("/namespaces/sales/tables/orders", setProperty("owner", "other-writer"), key)
+        .body().path("metadata").path("properties").path("owner").asText())
+        .isEqualTo("other-writer");
+    // A create with a key already used for a create of another name: refused, not replayed.
+    String admins = "0190b6c4-7d1e-7b4c-9a4e-5f0c2d7e9a12";
+    assertThat(admin.post("/namespaces", "{\"namespace\":[\"a\"]}", admins).status())
+        .isEqualTo(200);
+    refusedWithNothingChanged(() -> List.of(
+        admin.post("/namespaces", "{\"namespace\":[\"b\"]}", admins)), 422);
+    // The same request again is the replay it is meant for: answered, and nothing written twice.
+    refusedWithNothingChanged(() -> List.of(
+        writer.post("/namespaces/sales/tables/orders", commit, key)), 200);
+  }
+
+  @Test
+  void aRefusedTransactionWritesNoMetadataForTheTableItWasAllowedToChange() {
+    String user = access.create("users", "half-writer");
+    access.grant(user, "sales", null, "read");
+    access.grant(user, "sales", "orders", "write");
+    IcebergHttp caller = new IcebergHttp(floe, access.tokenFor(user));
+    assertThat(caller.post("/namespaces/sales/tables/orders", setProperty("a", "b")).status())
+        .isEqualTo(200);
+    // orders comes first: it may be changed, refunds may not, and nothing may be written.
+    refusedWithNothingChanged(() -> List.of(caller.post("/transactions/commit",
+        "{\"table-changes\":[" + tableChange("orders") + "," + tableChange("refunds") + "]}")),
+        403);
+  }
+
+  @Test
+  void namespacePropertiesAreTheManagersNotTheWriters() {
+    String writerId = access.create("users", "prop-writer");
+    access.grant(writerId, "sales", null, "write");
+    IcebergHttp writer = new IcebergHttp(floe, access.tokenFor(writerId));
+    String body = "{\"updates\":{\"comment\":\"hijacked\"}}";
+    refusedWithNothingChanged(() -> List.of(
+        writer.post("/namespaces/sales/properties", body)), 403);
+    String managerId = access.create("users", "prop-manager");
+    access.grant(managerId, "sales", null, "manage");
+    assertThat(new IcebergHttp(floe, access.tokenFor(managerId))
+        .post("/namespaces/sales/properties", body).status()).isEqualTo(200);
+    assertThat(access.admin().get(namespaces() + "/sales").body().path("description").asText())
+        .isEqualTo("hijacked");
+  }
+
+  @Test
+  void aReaderOfOneTableCountsOnlyTheTablesItMaySee() {
+    String user = access.create("users", "one-table");
+    access.grant(user, "sales", "orders", "read");
+    ManagementApi narrow = access.as(access.tokenFor(user));
+    assertThat(narrow.get(namespaces()).body().get(0).path("table_count").asInt()).isEqualTo(1);
+    assertThat(narrow.get(namespaces() + "/sales").body().path("table_count").asInt())
+        .isEqualTo(1);
+    assertThat(narrow.get(namespaces() + "/paginated?sort=tables").body().path("items").get(0)
+        .path("table_count").asInt()).isEqualTo(1);
+    assertThat(access.admin().get(namespaces() + "/sales").body().path("table_count").asInt())
+        .isEqualTo(2);
+  }
+
+  @Test
+  void inputThatCannotBeKeptIsRefusedNamingWhereItIs() {
+    String user = access.create("users", "far");
+    IcebergHttp.Reply nul = admin.post("/namespaces",
+        "{\"namespace\":[\"kept\"],\"properties\":{\"owner\":\"a\\u0000b\"}}");
+    assertThat(nul.status()).isEqualTo(400);
+    assertThat(nul.message()).contains("/properties/owner").contains("NUL");
+    refusedWithNothingChanged(() -> List.of(
+        admin.get("/namespaces?pageToken=%00"),
+        admin.get("/namespaces/sales/tables?pageToken=a%00"),
+        admin.post("/namespaces/sales/properties", "{\"updates\":{\"k\":\"\\ud800\"}}"),
+        admin.post("/namespaces/sales/tables/orders", "123"),
+        admin.post("/namespaces/sales/tables/orders", "[]"),
+        admin.post("/namespaces/sales/tables/orders", "\"x\""),
+        admin.post("/namespaces/sales/tables/orders", update(
+            "{\"action\":\"set-default-spec\",\"spec-id\":99}")),
+        admin.post("/namespaces/sales/tables/orders", update(
+            "{\"action\":\"set-default-sort-order\",\"sort-order-id\":99}")),
+        admin.post("/namespaces/sales/tables/orders", update(
+            "{\"action\":\"assign-uuid\",\"uuid\":\"not-a-uuid\"}")),
+        admin.post("/namespaces/sales/tables/orders", update(
+            "{\"action\":\"assign-uuid\",\"uuid\":\"" + UUID.randomUUID() + "\"}")),
+        IcebergHttp.Reply.of(access.admin().get(namespaces() + "/paginated?search=%00")),
+        IcebergHttp.Reply.of(access.admin().post(namespaces(),
+            Map.of("name", "described", "description", "a\u0000b"))),
+        IcebergHttp.Reply.of(access.admin().post("/orgs/" + org.warehouse() + "/tokens",
+            Map.of("principal_id", user, "expires_at", "+999999999-12-31T23:59:59Z")))),
+        400, 422);
+  }
+
+  private String namespaces() {
+    return "/orgs/" + org.warehouse() + "/iceberg/namespaces";
+  }
+
+  private static String tableChange(String table) {
+    return "{\"identifier\":{\"namespace\":[\"sales\"],\"name\":\"" + table + "\"},"
+        + "\"requirements\":[],\"updates\":[{\"action\":\"set-properties\","
+        + "\"updates\":{\"changed\":\"yes\"}}]}";
+  }
+
+  private static String update(String update) {
+    return "{\"requirements\":[],\"updates\":[" + update + "]}";
+  }
+
+  @Test
+  void theAuditLogIsTheAdminsAloneAndNamesNoSecret() {
+    String writer = access.create("users", "writer");
+    access.grant(writer, "sales", null, "write");
+    ManagementApi.Reply issued = access.admin().post("/orgs/" + org.warehouse() + "/tokens",
+        Map.of("principal_id", writer));
+    TestFloe.Org writerToken = new TestFloe.Org(org.warehouse(),
+        issued.body().path("token").asText());
+    String path = "/orgs/" + org.warehouse() + "/audit";
+    assertThat(access.as(writerToken).get(path).status()).isEqualTo(403);
+    assertThat(access.as(otherOrg).get(path).status()).isEqualTo(404);
+    assertThat(access.as(new TestFloe.Org(org.warehouse(), null)).get(path).status())
+        .isEqualTo(401);
+    assertThat(auditLog()).contains("token.issue")
+        .doesNotContain(issued.body().path("token").asText());
+  }
+
   private String location(String table) {
     return admin.get("/namespaces/sales/tables/" + table).body().path("metadata")
         .path("location").asText();
@@ -360,14 +505,25 @@ class SecuritySuiteTest {
     return commit(Map.of("action", "set-properties", "updates", Map.of(key, value)));
   }
 
-  /** Sends the requests and shows each refused with one of {@code statuses}, nothing changed. */
+  /**
+   * Sends the requests and shows each refused with one of {@code statuses}, nothing changed and
+   * nothing recorded in the org's audit log.
+   */
   private void refusedWithNothingChanged(Supplier<List<IcebergHttp.Reply>> requests,
       Integer... statuses) {
     Path bucket = directory.resolve("buckets").resolve(org.warehouse());
     CatalogState before = CatalogState.of(admin, bucket);
+    String auditBefore = auditLog();
     for (IcebergHttp.Reply reply : requests.get()) {
       assertThat(reply.status()).as(reply.body().toString()).isIn((Object[]) statuses);
     }
     assertThat(CatalogState.of(admin, bucket)).isEqualTo(before);
+    assertThat(auditLog()).isEqualTo(auditBefore);
+  }
+
+  private String auditLog() {
+    ManagementApi.Reply log = access.admin().get("/orgs/" + org.warehouse() + "/audit");
+    assertThat(log.status()).isEqualTo(200);
+    return log.body().toString();
   }
 }

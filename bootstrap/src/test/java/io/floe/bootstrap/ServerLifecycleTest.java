@@ -82,11 +82,15 @@ class ServerLifecycleTest {
     assertThat(top).contains("serve").contains("Iceberg REST catalog");
     String serve = run("serve", "--help");
     for (String option : new String[] {"--port", "--bind", "--data-dir", "--org",
-        "--database-url", "--database-user", "--database-password"}) {
+        "--database-url", "--database-user", "--database-password", "--secret-key-file",
+        "--previous-secret-key-file"}) {
       assertThat(serve).contains(option);
     }
     assertThat(serve).contains("FLOE_PORT").contains("FLOE_DATA_DIR").contains("8181")
-        .contains("127.0.0.1").contains("my-org").contains("FLOE_DATABASE_URL");
+        .contains("127.0.0.1").contains("my-org").contains("FLOE_DATABASE_URL")
+        .contains("FLOE_SECRET_KEY_FILE").contains("FLOE_SECRET_KEY;");
+    assertThat(run("secrets", "rotate", "--help")).contains("--new-key-file")
+        .contains("--data-dir").contains("--secret-key-file").contains("one database");
   }
 
   @Test

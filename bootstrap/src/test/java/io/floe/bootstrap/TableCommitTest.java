@@ -160,6 +160,24 @@ class TableCommitTest {
     assertThat(changed.headers().firstValue("ETag")).isPresent().get().isNotEqualTo(etag);
   }
 
+  /** RFC 9110: "*" matches any current version, and a list matches when any tag in it does. */
+  @Test
+  void ifNoneMatchFollowsRfc9110() throws Exception {
+    catalog.createTable(TableIdentifier.of(ns, "conditional"), SCHEMA);
+    String etag = send(tableRequest("conditional").GET().build()).headers()
+        .firstValue("ETag").orElseThrow();
+    for (String condition : List.of("*", "\"other\", " + etag, "W/" + etag)) {
+      HttpResponse<String> reply =
+          send(tableRequest("conditional").header("If-None-Match", condition).GET().build());
+      assertThat(reply.statusCode()).as(condition).isEqualTo(304);
+      assertThat(reply.headers().firstValue("ETag")).contains(etag);
+    }
+    assertThat(send(tableRequest("conditional").header("If-None-Match", "\"other\"").GET()
+        .build()).statusCode()).isEqualTo(200);
+    assertThat(send(tableRequest("absent").header("If-None-Match", "*").GET().build())
+        .statusCode()).isEqualTo(404);
+  }
+
   @Test
   void noUpdateMayPointTheTableOutsideItsPrefix() throws Exception {
     Table table = catalog.createTable(TableIdentifier.of(ns, "confined"), SCHEMA);

@@ -84,8 +84,10 @@ final class TestFloe implements AutoCloseable {
     properties.put(CatalogProperties.URI, uri());
     properties.put(CatalogProperties.WAREHOUSE_LOCATION, org.warehouse());
     properties.put("token", org.token());
-    // Said outright: a bearer token is OAuth2 to the client, which otherwise warns that it guessed.
+    // Said outright: a bearer token is OAuth2 to the client, which otherwise warns that it
+    // guessed, and then that it guessed where tokens are exchanged.
     properties.put("rest.auth.type", "oauth2");
+    properties.put("oauth2-server-uri", uri() + "/v1/oauth/tokens");
     properties.putAll(extraProperties);
     RESTCatalog catalog = new RESTCatalog();
     catalog.setConf(new org.apache.hadoop.conf.Configuration());

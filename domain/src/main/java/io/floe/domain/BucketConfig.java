@@ -33,7 +33,10 @@ public record BucketConfig(
     if (bucket == null || bucket.isBlank()) {
       throw new DomainException("a bucket configuration needs a bucket name");
     }
-    if (bucket.chars().anyMatch(Character::isISOControl)) {
+    endpoint.ifPresent(text -> StorableText.require(text, "the endpoint"));
+    region.ifPresent(text -> StorableText.require(text, "the region"));
+    if (bucket.chars().anyMatch(Character::isISOControl)
+        || StorableText.problem(bucket).isPresent()) {
       throw new DomainException("invalid bucket name '" + Names.printable(bucket) + "'");
     }
     if (platform == StoragePlatform.LOCAL) {

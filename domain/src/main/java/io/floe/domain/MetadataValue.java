@@ -11,6 +11,7 @@ public sealed interface MetadataValue {
   record Text(String value) implements MetadataValue {
     public Text {
       Objects.requireNonNull(value, "value");
+      StorableText.require(value, "a metadata value");
     }
   }
 

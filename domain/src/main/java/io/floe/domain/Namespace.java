@@ -34,8 +34,14 @@ public record Namespace(
     Objects.requireNonNull(bucketId, "bucketId");
     Objects.requireNonNull(prefix, "prefix");
     properties = Map.copyOf(properties);
+    properties.forEach((key, value) -> {
+      StorableText.require(key, "a property name");
+      StorableText.require(value, "property '" + key + "'");
+    });
     Objects.requireNonNull(description, "description");
+    description.ifPresent(text -> StorableText.require(text, "the description"));
     metadata = Map.copyOf(metadata);
+    metadata.keySet().forEach(key -> StorableText.require(key, "a metadata key"));
     Objects.requireNonNull(visibility, "visibility");
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(updatedAt, "updatedAt");

@@ -20,6 +20,7 @@ public record Repo(
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(location, "location");
     Objects.requireNonNull(description, "description");
+    description.ifPresent(text -> StorableText.require(text, "the description"));
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(deletedAt, "deletedAt");
   }

@@ -2,17 +2,17 @@ package io.floe.adapters.icechunk;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.floe.adapters.icechunk.format.IcechunkFormatException;
 import io.floe.adapters.icechunk.format.NodeSnapshot;
 import io.floe.adapters.icechunk.format.ObjectId12;
+import io.floe.adapters.icechunk.icechest.IcechestTables;
+import io.floe.adapters.icechunk.icechest.SnapshotTables;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.IcechunkRepositories;
-import io.floe.application.port.out.RepoContentNotFoundException;
-import io.floe.application.port.out.StorageException;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.RepoCommit;
 import io.floe.domain.RepoNode;
 import io.floe.domain.RepoRefs;
+import io.floe.domain.RepoTables;
 import io.floe.domain.StoragePath;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -76,6 +76,18 @@ public final class BucketIcechunkRepositories implements IcechunkRepositories {
     });
   }
 
+  @Override
+  public RepoTables tables(BucketConfig bucket, StoragePath prefix, String ref) {
+    return translated(() -> {
+      IcechunkRepository repository = open(bucket, prefix);
+      SnapshotTables read = IcechestTables.read(repository, RefNames.resolve(repository, ref));
+      return new RepoTables(read.tables().values().stream()
+          .map(table -> new RepoTables.Table(table.name(), table.group(), table.location(),
+              table.metadataLocation()))
+          .toList(), read.problems().stream().map(Object::toString).toList());
+    });
+  }
+
   private IcechunkRepository open(BucketConfig bucket, StoragePath prefix) {
     return IcechunkRepository.open(storage.open(bucket), prefix);
   }
@@ -101,12 +113,6 @@ public final class BucketIcechunkRepositories implements IcechunkRepositories {
   }
 
   private static <T> T translated(Supplier<T> work) {
-    try {
-      return work.get();
-    } catch (IcechunkNotFoundException e) {
-      throw new RepoContentNotFoundException(e.getMessage());
-    } catch (IcechunkException | IcechunkFormatException e) {
-      throw new StorageException(e.getMessage(), e);
-    }
+    return ApplicationErrors.translated(work);
   }
 }

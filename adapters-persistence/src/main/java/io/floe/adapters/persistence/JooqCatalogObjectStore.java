@@ -32,10 +32,13 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
 
   private final Database database;
   private final DSLContext dsl;
+  /** Opens the credentials of the bucket {@link #locate} reads along with a table. */
+  private final SealedCredentials credentials;
 
-  public JooqCatalogObjectStore(Database database) {
+  public JooqCatalogObjectStore(Database database, SecretCipher cipher) {
     this.database = database;
     this.dsl = database.dsl();
+    this.credentials = new SealedCredentials(cipher);
   }
 
   @Override
@@ -78,7 +81,7 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
           return new Located(JooqNamespaceStore.toNamespace(row.into(NAMESPACES)),
               found ? Optional.of(toObject(row.into(CATALOG_OBJECTS))) : Optional.empty(),
               found && row.get(BUCKET_CONFIGS.ID) != null
-                  ? Optional.of(JooqOrgStore.toBucket(row.into(BUCKET_CONFIGS)))
+                  ? Optional.of(JooqOrgStore.toBucket(row.into(BUCKET_CONFIGS), credentials))
                   : Optional.empty());
         });
   }

@@ -29,13 +29,10 @@ import org.jooq.impl.DSL;
 
 /**
  * Namespace and table listings in SQL: search, metadata filter (jsonb containment), sort and
- * page all happen in PostgreSQL; table counts and summaries come from catalog rows only.
+ * page all happen in PostgreSQL; table counts and summaries come from catalog rows only, and
+ * count only the tables the caller may see.
  */
 public final class JooqNamespaceDirectory implements NamespaceDirectory {
-  private static final Field<Integer> TABLE_COUNT = DSL.field(
-      DSL.selectCount().from(CATALOG_OBJECTS)
-          .where(CATALOG_OBJECTS.NAMESPACE_ID.eq(NAMESPACES.ID),
-              CATALOG_OBJECTS.KIND.eq(CatalogObject.Kind.TABLE.name())));
   private static final Field<String> DESCRIPTION = DSL.coalesce(NAMESPACES.DESCRIPTION,
       DSL.field("{0} ->> 'comment'", String.class, NAMESPACES.PROPERTIES));
 
@@ -46,15 +43,16 @@ public final class JooqNamespaceDirectory implements NamespaceDirectory {
   }
 
   @Override
-  public Optional<Listed> findLive(UUID orgId, CatalogName name) {
-    return select(NAMESPACES.ORG_ID.eq(orgId).and(NAMESPACES.NAME_KEY.eq(name.key()))
+  public Optional<Listed> findLive(UUID orgId, CatalogName name, ListingScope scope) {
+    return select(scope, NAMESPACES.ORG_ID.eq(orgId).and(NAMESPACES.NAME_KEY.eq(name.key()))
         .and(NAMESPACES.DELETED_AT.isNull()))
         .fetchOptional().map(JooqNamespaceDirectory::toListed);
   }
 
   @Override
   public List<Listed> list(UUID orgId, ListingScope scope, Optional<Instant> ghostsAt) {
-    return select(NAMESPACES.ORG_ID.eq(orgId).and(inScope(scope)).and(liveOrGhost(ghostsAt)))
+    return select(scope,
+        NAMESPACES.ORG_ID.eq(orgId).and(inScope(scope)).and(liveOrGhost(ghostsAt)))
         .orderBy(NAMESPACES.NAME_KEY, NAMESPACES.ID)
         .fetch(JooqNamespaceDirectory::toListed);
   }
@@ -69,10 +67,11 @@ public final class JooqNamespaceDirectory implements NamespaceDirectory {
                 DSL.val(MetadataJson.of(query.metadataFilter()))));
     long total = dsl.fetchCount(NAMESPACES, where);
     List<SortField<?>> order = new ArrayList<>();
-    order.add(sorted(namespaceSortKey(query.sort(), query.search()), query.direction()));
+    order.add(sorted(namespaceSortKey(query.sort(), query.search(), scope),
+        query.direction()));
     order.add(NAMESPACES.NAME_KEY.asc());
     order.add(NAMESPACES.ID.asc());
-    List<Listed> items = select(where)
+    List<Listed> items = select(scope, where)
         .orderBy(order)
         .limit(query.page().size()).offset(query.page().offset())
         .fetch(JooqNamespaceDirectory::toListed);
@@ -101,12 +100,20 @@ public final class JooqNamespaceDirectory implements NamespaceDirectory {
     return new Page<>(items, total, query.page().page(), query.page().size());
   }
 
-  private org.jooq.SelectConditionStep<Record> select(Condition where) {
+  private org.jooq.SelectConditionStep<Record> select(ListingScope scope, Condition where) {
     return dsl.select(NAMESPACES.fields())
-        .select(BUCKET_CONFIGS.NICKNAME, TABLE_COUNT.as("table_count"))
+        .select(BUCKET_CONFIGS.NICKNAME, tableCount(scope).as("table_count"))
         .from(NAMESPACES)
         .join(BUCKET_CONFIGS).on(BUCKET_CONFIGS.ID.eq(NAMESPACES.BUCKET_ID))
         .where(where);
+  }
+
+  /** The namespace's tables that {@code scope} lets the caller see, counted in SQL. */
+  private static Field<Integer> tableCount(ListingScope scope) {
+    return DSL.field(DSL.selectCount().from(CATALOG_OBJECTS)
+        .where(CATALOG_OBJECTS.NAMESPACE_ID.eq(NAMESPACES.ID),
+            CATALOG_OBJECTS.KIND.eq(CatalogObject.Kind.TABLE.name()),
+            AccessConditions.objectInNamespaceInScope(scope)));
   }
 
   private static Condition inScope(ListingScope scope) {
@@ -124,12 +131,13 @@ public final class JooqNamespaceDirectory implements NamespaceDirectory {
     return NAMESPACES.NAME_KEY.containsIgnoreCase(text).or(DESCRIPTION.containsIgnoreCase(text));
   }
 
-  private static Field<?> namespaceSortKey(ListingSort sort, Optional<String> search) {
+  private static Field<?> namespaceSortKey(ListingSort sort, Optional<String> search,
+      ListingScope scope) {
     return switch (sort) {
       case RELEVANCE -> relevance(NAMESPACES.NAME_KEY, search.orElseThrow());
       case CREATED -> NAMESPACES.CREATED_AT;
       case NAME -> NAMESPACES.NAME_KEY;
-      case TABLES -> TABLE_COUNT;
+      case TABLES -> tableCount(scope);
       case UPDATED -> NAMESPACES.UPDATED_AT;
     };
   }

@@ -10,29 +10,32 @@ import io.floe.adapters.persistence.jooq.tables.records.BucketConfigsRecord;
 import io.floe.adapters.persistence.jooq.tables.records.OrgsRecord;
 import io.floe.application.port.out.OrgStore;
 import io.floe.domain.BucketConfig;
-import io.floe.domain.BucketCredentials;
 import io.floe.domain.CatalogName;
 import io.floe.domain.Org;
 import io.floe.domain.OrgName;
 import io.floe.domain.StoragePath;
 import io.floe.domain.StoragePlatform;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
-/** Orgs and bucket configurations in PostgreSQL. */
+/**
+ * Orgs and bucket configurations in PostgreSQL. Bucket credentials are sealed with the
+ * {@link SecretCipher} before they are written and opened when they are read: the database never
+ * holds them in plain text, and the application never sees them sealed.
+ */
 public final class JooqOrgStore implements OrgStore {
   /** The advisory lock that orders local bucket placements (an arbitrary, fixed key). */
   private static final long LOCAL_BUCKET_PLACEMENT_LOCK = 0x466c6f654c6f63L;
 
   private final DSLContext dsl;
+  private final SealedCredentials credentials;
 
-  public JooqOrgStore(Database database) {
+  public JooqOrgStore(Database database, SecretCipher cipher) {
     this.dsl = database.dsl();
+    this.credentials = new SealedCredentials(cipher);
   }
 
   @Override
@@ -62,33 +65,33 @@ public final class JooqOrgStore implements OrgStore {
   @Override
   public List<BucketConfig> buckets(UUID orgId) {
     return dsl.selectFrom(BUCKET_CONFIGS).where(BUCKET_CONFIGS.ORG_ID.eq(orgId))
-        .orderBy(BUCKET_CONFIGS.NICKNAME).fetch(JooqOrgStore::toBucket);
+        .orderBy(BUCKET_CONFIGS.NICKNAME).fetch(this::toBucket);
   }
 
   @Override
   public List<BucketConfig> bucketsOn(StoragePlatform platform) {
     return dsl.selectFrom(BUCKET_CONFIGS).where(BUCKET_CONFIGS.PLATFORM.eq(platform.wireName()))
-        .orderBy(BUCKET_CONFIGS.ID).fetch(JooqOrgStore::toBucket);
+        .orderBy(BUCKET_CONFIGS.ID).fetch(this::toBucket);
   }
 
   @Override
   public Optional<BucketConfig> bucket(UUID orgId, CatalogName nickname) {
     return dsl.selectFrom(BUCKET_CONFIGS)
         .where(BUCKET_CONFIGS.ORG_ID.eq(orgId), BUCKET_CONFIGS.NICKNAME_KEY.eq(nickname.key()))
-        .fetchOptional().map(JooqOrgStore::toBucket);
+        .fetchOptional().map(this::toBucket);
   }
 
   @Override
   public Optional<BucketConfig> bucket(UUID bucketId) {
     return dsl.selectFrom(BUCKET_CONFIGS).where(BUCKET_CONFIGS.ID.eq(bucketId)).fetchOptional()
-        .map(JooqOrgStore::toBucket);
+        .map(this::toBucket);
   }
 
   @Override
   public Optional<BucketConfig> defaultBucket(UUID orgId) {
     return dsl.selectFrom(BUCKET_CONFIGS)
         .where(BUCKET_CONFIGS.ORG_ID.eq(orgId), BUCKET_CONFIGS.IS_DEFAULT.isTrue())
-        .fetchOptional().map(JooqOrgStore::toBucket);
+        .fetchOptional().map(this::toBucket);
   }
 
   @Override
@@ -104,7 +107,8 @@ public final class JooqOrgStore implements OrgStore {
         .set(BUCKET_CONFIGS.ENDPOINT, bucket.endpoint().orElse(null))
         .set(BUCKET_CONFIGS.REGION, bucket.region().orElse(null))
         .set(BUCKET_CONFIGS.PATH_STYLE, bucket.pathStyle())
-        .set(BUCKET_CONFIGS.CREDENTIALS, Json.of(credentialsJson(bucket.credentials())))
+        .set(BUCKET_CONFIGS.SEALED_CREDENTIALS,
+            credentials.seal(bucket.id(), bucket.credentials()))
         .set(BUCKET_CONFIGS.IS_DEFAULT, bucket.isDefault())
         .execute();
   }
@@ -118,7 +122,9 @@ public final class JooqOrgStore implements OrgStore {
         .set(BUCKET_CONFIGS.ENDPOINT, bucket.endpoint().orElse(null))
         .set(BUCKET_CONFIGS.REGION, bucket.region().orElse(null))
         .set(BUCKET_CONFIGS.PATH_STYLE, bucket.pathStyle())
-        .set(BUCKET_CONFIGS.CREDENTIALS, Json.of(credentialsJson(bucket.credentials())))
+        .set(BUCKET_CONFIGS.SEALED_CREDENTIALS,
+            credentials.seal(bucket.id(), bucket.credentials()))
+        .setNull(BUCKET_CONFIGS.CREDENTIALS)
         .where(BUCKET_CONFIGS.ID.eq(bucket.id()))
         .execute();
   }
@@ -160,27 +166,17 @@ public final class JooqOrgStore implements OrgStore {
     return new Org(row.getId(), new OrgName(row.getName()), row.getIcebergEnabled());
   }
 
-  static BucketConfig toBucket(BucketConfigsRecord row) {
+  private BucketConfig toBucket(BucketConfigsRecord row) {
+    return toBucket(row, credentials);
+  }
+
+  /** A bucket row as the application sees it: its credentials opened. */
+  static BucketConfig toBucket(BucketConfigsRecord row, SealedCredentials credentials) {
     return new BucketConfig(row.getId(), row.getOrgId(), new CatalogName(row.getNickname()),
         StoragePlatform.fromWireName(row.getPlatform()), row.getBucket(),
         new StoragePath(row.getPrefix()), Optional.ofNullable(row.getEndpoint()),
         Optional.ofNullable(row.getRegion()), row.getPathStyle(),
-        credentials(Json.stringMap(row.getCredentials())), row.getIsDefault());
-  }
-
-  private static Map<String, String> credentialsJson(BucketCredentials credentials) {
-    Map<String, String> json = new LinkedHashMap<>();
-    json.put("kind", credentials.kind().name());
-    credentials.accessKeyId().ifPresent(value -> json.put("access_key_id", value));
-    credentials.secretAccessKey().ifPresent(value -> json.put("secret_access_key", value));
-    credentials.roleArn().ifPresent(value -> json.put("role_arn", value));
-    return json;
-  }
-
-  private static BucketCredentials credentials(Map<String, String> json) {
-    BucketCredentials.Kind kind =
-        BucketCredentials.Kind.valueOf(json.getOrDefault("kind", BucketCredentials.Kind.NONE.name()));
-    return new BucketCredentials(kind, Optional.ofNullable(json.get("access_key_id")),
-        Optional.ofNullable(json.get("secret_access_key")), Optional.ofNullable(json.get("role_arn")));
+        credentials.open(row.getId(), row.getSealedCredentials(), row.getCredentials()),
+        row.getIsDefault());
   }
 }

@@ -12,6 +12,8 @@ final class Json {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final TypeReference<LinkedHashMap<String, String>> STRING_MAP =
       new TypeReference<>() {};
+  private static final TypeReference<LinkedHashMap<String, Object>> OBJECT_MAP =
+      new TypeReference<>() {};
 
   private Json() {}
 
@@ -29,6 +31,18 @@ final class Json {
     }
     try {
       return MAPPER.readValue(json.data(), STRING_MAP);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("corrupt JSON in the catalog: " + e.getMessage(), e);
+    }
+  }
+
+  /** A JSON object of any values, such as an audit entry's details. */
+  static Map<String, Object> objectMap(JSONB json) {
+    if (json == null) {
+      return Map.of();
+    }
+    try {
+      return MAPPER.readValue(json.data(), OBJECT_MAP);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("corrupt JSON in the catalog: " + e.getMessage(), e);
     }

@@ -7,6 +7,7 @@ import io.floe.adapters.persistence.cache.CachingNamespaceStore;
 import io.floe.adapters.persistence.cache.CachingOrgStore;
 import io.floe.adapters.persistence.cache.CachingPrincipalStore;
 import io.floe.adapters.persistence.cache.TokenUseRecorder;
+import io.floe.application.port.out.AuditLog;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.DroppedTableClaimStore;
 import io.floe.application.port.out.GrantStore;
@@ -22,9 +23,11 @@ import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.PendingCreationStore;
 import io.floe.application.port.out.PrefixClaimStore;
 import io.floe.application.port.out.PrincipalStore;
+import io.floe.application.port.out.RepoCommitLocks;
 import io.floe.application.port.out.RepoStore;
 import io.floe.application.port.out.SoftDeleteStore;
 import io.floe.application.port.out.UnitOfWork;
+import io.floe.application.port.out.WebSessionStore;
 import io.floe.application.port.out.contract.PersistenceContracts;
 import io.floe.application.port.out.contract.PersistencePorts;
 import io.floe.domain.ApiToken;
@@ -204,8 +207,25 @@ class CachedPostgresStoreTest extends PersistenceContracts {
     }
 
     @Override
+    public RepoCommitLocks repoCommitLocks() {
+      return rows.repoCommitLocks();
+    }
+
+    @Override
     public IdempotencyStore idempotency() {
       return rows.idempotency();
+    }
+
+    /** Never cached: entries are only appended and listed, and a listing must show the newest. */
+    @Override
+    public AuditLog audit() {
+      return rows.audit();
+    }
+
+    /** Never cached: a session ended, or whose token was revoked, must not open the next page. */
+    @Override
+    public WebSessionStore webSessions() {
+      return rows.webSessions();
     }
 
     @Override

@@ -42,6 +42,8 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CachesAcrossServersTest {
+  /** The one key both servers open bucket credentials with, as servers sharing a database do. */
+  private static final SecretCipher CIPHER = TestDatabases.cipher();
   private final Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
   private Server first;
   private Server second;
@@ -66,9 +68,9 @@ class CachesAcrossServersTest {
       principalRows = new JooqPrincipalStore(database);
       tokenUses = new TokenUseRecorder(principalRows::touchTokens);
       principals = new CachingPrincipalStore(principalRows, invalidations, tokenUses);
-      orgs = new CachingOrgStore(new JooqOrgStore(database), invalidations);
+      orgs = new CachingOrgStore(new JooqOrgStore(database, CIPHER), invalidations);
       namespaces = new CachingNamespaceStore(new JooqNamespaceStore(database), invalidations);
-      objectRows = new JooqCatalogObjectStore(database);
+      objectRows = new JooqCatalogObjectStore(database, CIPHER);
       objects = new CachingCatalogObjectStore(objectRows, namespaces, orgs);
     }
 

@@ -1,5 +1,6 @@
 package io.floe.adapters.persistence;
 
+import io.floe.application.port.out.AuditLog;
 import io.floe.application.port.out.DroppedTableClaimStore;
 import io.floe.application.port.out.GrantStore;
 import io.floe.application.port.out.IdempotencyStore;
@@ -13,8 +14,10 @@ import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.PendingCreationStore;
 import io.floe.application.port.out.PrefixClaimStore;
 import io.floe.application.port.out.PrincipalStore;
+import io.floe.application.port.out.RepoCommitLocks;
 import io.floe.application.port.out.RepoStore;
 import io.floe.application.port.out.SoftDeleteStore;
+import io.floe.application.port.out.WebSessionStore;
 import io.floe.application.port.out.contract.PersistencePorts;
 import io.floe.domain.Namespace;
 import io.floe.domain.Repo;
@@ -23,10 +26,11 @@ import io.floe.domain.Repo;
 final class JooqPersistencePorts implements PersistencePorts {
   private final Database database;
   private final JooqCatalogObjectStore objects;
+  private final SecretCipher cipher = TestDatabases.cipher();
 
   private JooqPersistencePorts(Database database) {
     this.database = database;
-    this.objects = new JooqCatalogObjectStore(database);
+    this.objects = new JooqCatalogObjectStore(database, cipher);
   }
 
   /** Creates an empty database on the server, migrates it and opens the adapters on it. */
@@ -44,7 +48,7 @@ final class JooqPersistencePorts implements PersistencePorts {
 
   @Override
   public OrgStore orgs() {
-    return new JooqOrgStore(database);
+    return new JooqOrgStore(database, cipher);
   }
 
   @Override
@@ -123,6 +127,11 @@ final class JooqPersistencePorts implements PersistencePorts {
   }
 
   @Override
+  public RepoCommitLocks repoCommitLocks() {
+    return new PostgresRepoCommitLocks(database);
+  }
+
+  @Override
   public SoftDeleteStore<Repo> repoDeletes() {
     return JooqSoftDeleteStore.repos(database);
   }
@@ -130,6 +139,16 @@ final class JooqPersistencePorts implements PersistencePorts {
   @Override
   public IdempotencyStore idempotency() {
     return new JooqIdempotencyStore(database);
+  }
+
+  @Override
+  public AuditLog audit() {
+    return new JooqAuditLog(database);
+  }
+
+  @Override
+  public WebSessionStore webSessions() {
+    return new JooqWebSessionStore(database);
   }
 
   @Override

@@ -49,7 +49,7 @@ class PrefixClaimOverlapPropertyTest {
   static void openDatabase() {
     database = Database.open(TestDatabases.freshDatabase(TestDatabases.embeddedServer()),
         THREADS + 2);
-    orgs = new JooqOrgStore(database);
+    orgs = new JooqOrgStore(database, TestDatabases.cipher());
     claims = new JooqPrefixClaimStore(database);
     // Nothing is ever stored: every prefix is empty, so only overlap can refuse a claim.
     claimer = new PrefixClaimer(orgs, claims, bucket -> new EmptyBucket());

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
@@ -33,6 +34,11 @@ final class TestDatabases {
       Runtime.getRuntime().addShutdownHook(new Thread(embedded::close));
     }
     return embedded.settings();
+  }
+
+  /** A cipher with a key of its own, as a server that generated its key on first start has. */
+  static SecretCipher cipher() {
+    return new SecretCipher(SealingKey.generate("a test key"), List.of());
   }
 
   static DatabaseSettings externalServer() {

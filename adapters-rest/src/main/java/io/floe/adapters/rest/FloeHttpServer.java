@@ -2,15 +2,16 @@ package io.floe.adapters.rest;
 
 import io.floe.adapters.rest.iceberg.IcebergErrors;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
-import io.floe.adapters.rest.iceberg.RestJson;
-import io.floe.adapters.rest.management.ManagementErrors;
-import io.floe.adapters.rest.management.ManagementRequest;
+import io.floe.adapters.rest.http.RequestInput;
+import io.floe.adapters.rest.web.WebApp;
+import io.floe.adapters.rest.web.WebPaths;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.router.Endpoint;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.server.handler.GracefulHandler;
@@ -19,10 +20,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Floe's HTTP server: health, the Iceberg REST catalog, and whatever other route groups bootstrap
- * adds. Every error, ours or the web framework's, is answered in the Iceberg error model. Every
- * request gets an id and one access-log line ({@link RequestTracing}) and is reported to a
- * {@link RequestObserver} when answered. On stop, requests in flight are allowed to finish.
+ * Floe's HTTP server: health, the Iceberg REST catalog, whatever other route groups bootstrap
+ * adds, and the web app. Every request gets an id and one access-log line ({@link RequestTracing}),
+ * and its input is checked once before its route runs ({@link RequestInput}). Every error of the
+ * APIs, ours, the web framework's or the HTTP layer's, is answered in JSON: the Iceberg error model,
+ * or the management API's shape under its paths; the web app's as a page. Every answered request
+ * is reported to a {@link RequestObserver}. On stop, requests in flight finish.
  */
 public final class FloeHttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FloeHttpServer.class);
@@ -33,15 +36,23 @@ public final class FloeHttpServer implements AutoCloseable {
   private static final int MIN_THREADS = 8;
 
   private final Javalin app;
+  private final Optional<WebApp> web;
 
   public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
       List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes) {
-    this(health, iceberg, moreRoutes, RequestObserver.NONE);
+    this(health, iceberg, moreRoutes, Optional.empty());
+  }
+
+  public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
+      List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes, Optional<WebApp> web) {
+    this(health, iceberg, moreRoutes, web, RequestObserver.NONE);
   }
 
   /** A server that tells {@code observer} of every request it answered. */
   public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
-      List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes, RequestObserver observer) {
+      List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes, Optional<WebApp> web,
+      RequestObserver observer) {
+    this.web = web;
     List<Consumer<io.javalin.config.RoutesConfig>> groups = new ArrayList<>(moreRoutes);
     this.app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
@@ -52,8 +63,10 @@ public final class FloeHttpServer implements AutoCloseable {
       config.jetty.modifyServer(server -> {
         server.setStopTimeout(STOP_TIMEOUT_MS);
         server.setHandler(new GracefulHandler(server.getHandler()));
+        server.setErrorHandler(new JsonErrorHandler());
       });
       config.routes.before(RequestTracing::begin);
+      config.routes.before(RequestInput::check);
       config.requestLogger.http((ctx, millis) -> {
         try {
           Endpoint matched = ctx.endpoints().matchedHttpEndpoint();
@@ -66,9 +79,10 @@ public final class FloeHttpServer implements AutoCloseable {
       health.register(config.routes);
       iceberg.register(config.routes);
       groups.forEach(group -> group.accept(config.routes));
-      config.routes.exception(HttpResponseException.class, FloeHttpServer::frameworkError);
+      web.ifPresent(app -> app.accept(config.routes));
+      config.routes.exception(HttpResponseException.class, this::frameworkError);
       config.routes.exception(Exception.class, (error, ctx) -> error(ctx,
-          IcebergErrors.toResponse(error)));
+          IcebergErrors.toResponse(error, RequestTracing.id(ctx))));
       config.routes.error(404, "*", ctx -> {
         if (ctx.result() == null || ctx.result().isEmpty()) {
           error(ctx, IcebergErrors.of(404, "NotFoundException",
@@ -100,6 +114,18 @@ public final class FloeHttpServer implements AutoCloseable {
     return app.port();
   }
 
+  /** A route this server serves: its HTTP method and path template, e.g. {@code /orgs/{org}}. */
+  public record Route(String method, String path) {}
+
+  /** Every route, as the router holds them: what a test of all routes iterates over. */
+  public List<Route> routes() {
+    return app.unsafe.internalRouter.allHttpHandlers().stream()
+        .map(parsed -> parsed.endpoint)
+        .filter(endpoint -> endpoint.method.isHttpMethod())
+        .map(endpoint -> new Route(endpoint.method.name(), endpoint.path))
+        .toList();
+  }
+
   @Override
   public void close() {
     app.stop();
@@ -120,7 +146,7 @@ public final class FloeHttpServer implements AutoCloseable {
         + ctx.scheme() + "://" + host + IcebergRoutes.ROOT + " as the catalog URI";
   }
 
-  private static void frameworkError(HttpResponseException error, Context ctx) {
+  private void frameworkError(HttpResponseException error, Context ctx) {
     String type = switch (error.getStatus()) {
       case 400 -> "BadRequestException";
       case 401 -> "NotAuthorizedException";
@@ -134,10 +160,16 @@ public final class FloeHttpServer implements AutoCloseable {
     error(ctx, IcebergErrors.of(error.getStatus(), type, message));
   }
 
-  /** Iceberg routes answer in the Iceberg error model; management routes as their clients expect. */
-  private static void error(Context ctx, ErrorResponse response) {
-    String body = ManagementRequest.isManagementPath(ctx.path())
-        ? ManagementErrors.body(response) : RestJson.write(response);
-    ctx.status(response.code()).contentType("application/json").result(body);
+  /**
+   * Iceberg routes answer in the Iceberg error model; management routes as their clients expect;
+   * the web app with a page.
+   */
+  private void error(Context ctx, ErrorResponse response) {
+    if (web.isPresent() && WebPaths.isWebPath(ctx.path())) {
+      web.get().errorPage(ctx, response.code(), response.message());
+      return;
+    }
+    ctx.status(response.code()).contentType("application/json")
+        .result(ErrorBodies.of(ctx.path(), response));
   }
 }

@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.view.ViewMetadata;
 import org.apache.iceberg.view.ViewMetadataParser;
 
@@ -28,6 +29,11 @@ public final class MetadataFiles {
 
   public MetadataFiles(MetadataFileIoProvider io) {
     this.io = io;
+  }
+
+  /** The FileIO of a bucket, with the server's credentials. */
+  public FileIO io(BucketConfig bucket) {
+    return io.fileIo(bucket);
   }
 
   public TableMetadata readTable(BucketConfig bucket, String location) {

@@ -1,5 +1,6 @@
 package io.floe.application.model;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -9,6 +10,8 @@ import java.util.UUID;
 public record IssueTokenCommand(UUID principalId, Optional<Instant> expiresAt,
     Optional<String> description) {
   public static final int MAX_DESCRIPTION_LENGTH = 500;
+  /** The longest a token may live: ten years, whether given as a time or as a lifetime. */
+  public static final Duration MAX_LIFETIME = Duration.ofDays(10L * 365);
 
   public IssueTokenCommand {
     Objects.requireNonNull(principalId, "principalId");

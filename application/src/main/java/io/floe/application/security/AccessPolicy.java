@@ -125,6 +125,21 @@ public final class AccessPolicy {
     }
   }
 
+  /**
+   * Whether the caller may use the org's repos and the tables they declare: org admins, until
+   * grants cover repos. For everyone else a repo does not exist.
+   */
+  public boolean mayUseRepos(OrgContext context) {
+    return context.isAdmin();
+  }
+
+  /** {@link #mayUseRepos}, or a 403 for a caller who asked for repos by their routes. */
+  public void requireRepoAccess(OrgContext context) {
+    if (!mayUseRepos(context)) {
+      throw new ForbiddenException("Only org admins may use repos");
+    }
+  }
+
   /** Org-wide changes such as creating namespaces or managing principals need an admin. */
   public void requireAdmin(OrgContext context, String what) {
     if (!context.isAdmin()) {

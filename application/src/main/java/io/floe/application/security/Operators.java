@@ -29,9 +29,14 @@ public final class Operators {
     return policy.isOperator(inBootstrapOrg(caller), bootstrapOrg);
   }
 
-  /** A 403 unless {@code caller} is an operator; it reveals nothing about the target. */
-  public void require(Caller caller, String what) {
-    policy.requireOperator(inBootstrapOrg(caller), bootstrapOrg, what);
+  /**
+   * A 403 unless {@code caller} is an operator; it reveals nothing about the target. Returns the
+   * operator acting from the bootstrap org, where server-wide changes are recorded.
+   */
+  public OrgContext require(Caller caller, String what) {
+    Optional<OrgContext> context = inBootstrapOrg(caller);
+    policy.requireOperator(context, bootstrapOrg, what);
+    return context.orElseThrow();
   }
 
   private Optional<OrgContext> inBootstrapOrg(Caller caller) {

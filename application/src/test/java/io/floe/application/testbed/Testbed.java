@@ -102,7 +102,7 @@ public final class Testbed {
   }
 
   public ChangePublisher publisher() {
-    return new ChangePublisher(store.idempotency(), codec, store.unitOfWork(), clock,
+    return new ChangePublisher(store.idempotency(), store.audit(), codec, store.unitOfWork(), clock,
         KEY_LIFETIME);
   }
 

@@ -32,14 +32,16 @@ public final class FloeCli implements Runnable {
   CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(commandLine(ServeElsewhere::new, args).execute(args));
+    System.exit(commandLine(ServeElsewhere::new, SecretsElsewhere::new, args).execute(args));
   }
 
   /**
-   * The command line for {@code args}, with {@code serve} as given: the server itself, or where
-   * to find it. With no arguments, every command is there.
+   * The command line for {@code args}, with {@code serve} and {@code secrets} (the commands that
+   * work on the server's data directory and database) as given: themselves, or where to find
+   * them. With no arguments, every command is there.
    */
-  public static CommandLine commandLine(Supplier<Object> serve, String... args) {
+  public static CommandLine commandLine(Supplier<Object> serve, Supplier<Object> secrets,
+      String... args) {
     Map<String, Supplier<Object>> commands = new LinkedHashMap<>();
     commands.put("serve", serve);
     commands.put("repos", ReposCommand::new);
@@ -49,8 +51,10 @@ public final class FloeCli implements Runnable {
     commands.put("teams", TeamsCommand::new);
     commands.put("tokens", TokensCommand::new);
     commands.put("grants", GrantsCommand::new);
+    commands.put("audit", AuditCommand::new);
     commands.put("orgs", OrgsCommand::new);
     commands.put("buckets", BucketsCommand::new);
+    commands.put("secrets", secrets);
     // Every command when they must be listed (no arguments, help, a command that does not
     // exist); only the one asked for otherwise, and none for an option such as --version.
     String first = args.length == 0 ? null : args[0];
@@ -86,6 +90,18 @@ public final class FloeCli implements Runnable {
     public void run() {
       throw new IllegalStateException("the server is in floe.jar: run 'java -jar floe.jar "
           + "serve' (the floe launcher script does this for you)");
+    }
+  }
+
+  /** {@code secrets} in the client jar, which cannot open the server's database. */
+  @Command(name = "secrets",
+      description = "Manage the key that seals bucket credentials (runs from floe.jar).")
+  static final class SecretsElsewhere implements Runnable {
+    @Override
+    public void run() {
+      throw new IllegalStateException("'secrets' works on the server's database and is in "
+          + "floe.jar: run 'java -jar floe.jar secrets ...' (the floe launcher script does this "
+          + "for you)");
     }
   }
 }

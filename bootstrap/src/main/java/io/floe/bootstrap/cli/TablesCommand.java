@@ -3,6 +3,7 @@ package io.floe.bootstrap.cli;
 import static io.floe.bootstrap.cli.ApiClient.segment;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.floe.domain.TableIdentifierSyntax;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -6,6 +6,7 @@ import io.floe.domain.DomainException;
 import io.floe.domain.FeatureDisabledException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -22,12 +23,15 @@ import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.exceptions.UnprocessableEntityException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.rest.responses.ErrorResponse;
+import org.eclipse.jetty.http.HttpException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one place that decides which HTTP status and Iceberg error type an exception becomes. Every
  * error leaves the server in the Iceberg error model: {@code {"error": {message, type, code}}}.
+ * Only exceptions that stand for a client's mistake carry their message to the client; anything
+ * else is a 500 that says nothing but the request's id.
  */
 public final class IcebergErrors {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergErrors.class);
@@ -61,29 +65,51 @@ public final class IcebergErrors {
 
   private IcebergErrors() {}
 
-  public static ErrorResponse toResponse(Exception error) {
+  /**
+   * The answer to a request that failed with {@code error}. A 5xx says only that an internal
+   * error happened and the request's id; what happened goes to the log under that id, never to
+   * the caller (it may quote SQL, paths of the host or a stack).
+   */
+  public static ErrorResponse toResponse(Exception error, String requestId) {
+    Optional<HttpException> unreadable = httpCause(error);
+    if (unreadable.isPresent()) {
+      // The HTTP layer could not read the request, e.g. a body that ended before its length.
+      LOG.debug("request {} could not be read: {}", requestId, unreadable.get().getReason());
+      return of(unreadable.get().getCode(), "BadRequestException",
+          "The request could not be read: " + unreadable.get().getReason());
+    }
     int status = statusOf(error);
     if (status >= 500) {
-      LOG.error("request failed", error);
-    } else {
-      LOG.debug("request refused with {}: {}", status, error.getMessage());
+      LOG.error("request {} failed", requestId, error);
+      String type = error instanceof CommitStateUnknownException
+          || error instanceof ServiceUnavailableException
+          ? error.getClass().getSimpleName() : "InternalServerError";
+      return of(status, type, "Internal error; request id " + requestId);
     }
-    String type = status == 403 ? "ForbiddenException"
-        : status == 500 && !(error instanceof CommitStateUnknownException)
-            ? "InternalServerError" : error.getClass().getSimpleName();
-    String message = status == 500 && !(error instanceof StorageException)
-        ? "Internal server error: " + error.getClass().getSimpleName()
-            + (error.getMessage() == null ? "" : ": " + error.getMessage())
-        : error.getMessage();
-    return ErrorResponse.builder().responseCode(status).withType(type).withMessage(message)
-        .build();
+    LOG.debug("request {} refused with {}: {}", requestId, status, error.getMessage());
+    String type = status == 403 ? "ForbiddenException" : error.getClass().getSimpleName();
+    return of(status, type, error.getMessage());
   }
 
   public static ErrorResponse of(int status, String type, String message) {
     return ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build();
   }
 
-  static int statusOf(Exception error) {
+  /** A client error the HTTP layer raised while reading the request, wherever it is wrapped. */
+  private static Optional<HttpException> httpCause(Throwable error) {
+    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+      if (cause instanceof HttpException http && http.getCode() >= 400 && http.getCode() < 500) {
+        return Optional.of(http);
+      }
+      if (cause.getCause() == cause) {
+        break;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The status an exception becomes, without logging it. */
+  public static int statusOf(Exception error) {
     for (Map.Entry<Class<? extends Exception>, Integer> entry : STATUS.entrySet()) {
       if (entry.getKey().isInstance(error)) {
         return entry.getValue();

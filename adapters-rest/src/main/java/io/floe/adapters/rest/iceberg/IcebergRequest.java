@@ -1,6 +1,7 @@
 package io.floe.adapters.rest.iceberg;
 
 import io.floe.adapters.rest.RequestTracing;
+import io.floe.adapters.rest.http.RequestInput;
 import io.floe.application.model.IdempotencyKey;
 import io.floe.application.model.RequestInfo;
 import io.floe.application.port.in.access.AuthenticateUseCase;
@@ -65,7 +66,7 @@ final class IcebergRequest {
   }
 
   String body() {
-    return ctx.body();
+    return RequestInput.body(ctx);
   }
 
   Integer pageSize() {

@@ -3,9 +3,12 @@ package io.floe.adapters.rest.iceberg;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import io.floe.adapters.rest.http.StrictJson;
+import java.io.IOException;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.rest.RESTRequest;
 import org.apache.iceberg.rest.RESTSerializers;
@@ -22,6 +25,7 @@ public final class RestJson {
     MAPPER.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     MAPPER.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
     RESTSerializers.registerAll(MAPPER);
+    StrictJson.configure(MAPPER);
   }
 
   private RestJson() {}
@@ -41,9 +45,18 @@ public final class RestJson {
     }
     T request;
     try {
-      request = MAPPER.readValue(body, type);
-    } catch (JsonProcessingException | IllegalArgumentException | UnsupportedOperationException
-        | NullPointerException e) {
+      JsonNode tree = MAPPER.readTree(body);
+      if (tree == null || !tree.isObject()) {
+        // Iceberg's parsers read a number or a list as an object without fields: a no-op.
+        throw new BadRequestException("The request body must be a JSON object");
+      }
+      request = MAPPER.treeToValue(tree, type);
+    } catch (JsonProcessingException e) {
+      // Iceberg's own parsers fail inside Jackson with an exception that says what is wrong.
+      boolean icebergSays = e.getCause() != null && !(e.getCause() instanceof IOException);
+      throw new BadRequestException("Malformed request body: %s",
+          icebergSays ? rootMessage(e) : StrictJson.describe(e));
+    } catch (IllegalArgumentException | UnsupportedOperationException | NullPointerException e) {
       // Iceberg's parsers report an unknown update action as an unsupported operation and a
       // missing field as a null: both are the client's malformed body, not the server's fault.
       throw new BadRequestException("Malformed request body: %s", rootMessage(e));
@@ -54,7 +67,7 @@ public final class RestJson {
     try {
       request.validate();
     } catch (IllegalArgumentException | NullPointerException e) {
-      throw new BadRequestException("Invalid request: %s", e.getMessage());
+      throw new BadRequestException("Invalid request: %s", rootMessage(e));
     }
     return request;
   }
@@ -68,12 +81,19 @@ public final class RestJson {
     }
   }
 
+  /**
+   * What was wrong, in the parser's words: the first line of the innermost message. A null where
+   * a value was needed is said in words, not with the JVM's message about the code.
+   */
   private static String rootMessage(Throwable error) {
     Throwable root = error;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
     String message = root.getMessage();
-    return message == null ? root.getClass().getSimpleName() : message.lines().findFirst().orElse("");
+    if (root instanceof NullPointerException || message == null) {
+      return "a required value is missing or null";
+    }
+    return message.lines().findFirst().orElse("");
   }
 }

@@ -80,16 +80,19 @@ final class TableRoutes {
 
   /**
    * loadTable with an ETag: a client that sends the ETag of the version it holds in
-   * {@code If-None-Match} gets a 304 without a body when the table has not moved.
+   * {@code If-None-Match} gets a 304 without a body when the table has not moved. As RFC 9110
+   * (13.1.2) has it, {@code *} matches any current version, so it answers 304 whenever the table
+   * exists; a missing table is a 404 either way.
    */
   private void loadTable(IcebergRequest request) {
     SnapshotMode mode = snapshotMode(request.http().queryParam(
         RESTCatalogProperties.SNAPSHOTS_QUERY_PARAMETER));
     String ifNoneMatch = request.http().header("If-None-Match");
     if (ifNoneMatch != null) {
-      String current = tables.load().currentMetadataLocation(request.scope(), request.object());
-      if (ifNoneMatch.equals(etag(current, mode))) {
-        request.http().status(304).header("ETag", ifNoneMatch);
+      String current = etag(tables.load().currentMetadataLocation(request.scope(),
+          request.object()), mode);
+      if (matchesAny(ifNoneMatch, current)) {
+        request.http().status(304).header("ETag", current);
         return;
       }
     }
@@ -97,6 +100,23 @@ final class TableRoutes {
         delegation(request.http()));
     request.http().header("ETag", etag(loaded.metadataLocation(), mode));
     request.ok(bodies.body(loaded, mode));
+  }
+
+  /**
+   * Whether an {@code If-None-Match} list names {@code etag}: {@code *}, or any entity tag in it
+   * compared weakly ({@code W/"x"} matches {@code "x"}), as RFC 9110 says for this header.
+   */
+  static boolean matchesAny(String ifNoneMatch, String etag) {
+    for (String tag : ifNoneMatch.split(",")) {
+      String candidate = tag.strip();
+      if (candidate.startsWith("W/")) {
+        candidate = candidate.substring(2);
+      }
+      if (candidate.equals("*") || candidate.equals(etag)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static String etag(String metadataLocation, SnapshotMode mode) {

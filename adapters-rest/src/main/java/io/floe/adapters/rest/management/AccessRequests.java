@@ -19,8 +19,7 @@ import java.util.UUID;
 
 /** Turns the identity and access routes' request bodies and parameters into commands. */
 final class AccessRequests {
-  /** The longest lifetime a token may be given by {@code expires_in_seconds}: ten years. */
-  private static final long MAX_LIFETIME_SECONDS = 10L * 365 * 24 * 3600;
+  private static final long MAX_LIFETIME_SECONDS = IssueTokenCommand.MAX_LIFETIME.toSeconds();
 
   private AccessRequests() {}
 

@@ -3,6 +3,7 @@ package io.floe.adapters.rest.management;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.model.DeleteCommand;
+import io.floe.application.port.in.org.BucketManagementUseCase;
 import io.floe.application.port.in.repo.DescribeRepoUseCase;
 import io.floe.application.model.Invalid;
 import io.floe.application.port.in.repo.OpenRepoUseCase;
@@ -43,24 +44,27 @@ public final class ArraylakeRepoRoutes implements Consumer<RoutesConfig> {
   private final RepoLifecycleUseCase lifecycle;
   private final OpenRepoUseCase opening;
   private final DescribeRepoUseCase descriptions;
+  private final BucketManagementUseCase buckets;
 
   public ArraylakeRepoRoutes(AuthenticateUseCase authentication, RepoDirectoryUseCase repos,
-      RepoLifecycleUseCase lifecycle, OpenRepoUseCase opening, DescribeRepoUseCase descriptions) {
+      RepoLifecycleUseCase lifecycle, OpenRepoUseCase opening, DescribeRepoUseCase descriptions,
+      BucketManagementUseCase buckets) {
     this.authentication = authentication;
     this.repos = repos;
     this.lifecycle = lifecycle;
     this.opening = opening;
     this.descriptions = descriptions;
+    this.buckets = buckets;
   }
 
   @Override
   public void accept(RoutesConfig routes) {
     routes.get("/orgs/{org}/repos/paginated", handle(this::page));
     routes.get("/orgs/{org}/buckets/{bucket}/repos", handle(r -> {
-      String bucket = r.http().pathParam("bucket");
+      // A bucket the org does not have is a 404, not an empty listing.
+      BucketConfig bucket = buckets.get(r.scope(), r.http().pathParam("bucket"));
       r.ok(repos.list(r.scope()).stream()
-          .filter(repo -> bucket.equals(repo.bucketNickname())
-              || bucket.equals(repo.bucket().id().toString()))
+          .filter(repo -> repo.bucket().id().equals(bucket.id()))
           .map(repo -> RepoBodies.Repo.of(repo, r)).toList());
     }));
     routes.get("/repos/{org}/{repo}", handle(r ->

@@ -2,10 +2,12 @@ package io.floe.adapters.rest.management;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.floe.adapters.rest.http.StrictJson;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
@@ -19,6 +21,10 @@ public final class ManagementJson {
       .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
       .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
       .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+  static {
+    StrictJson.configure(MAPPER);
+  }
 
   private ManagementJson() {}
 
@@ -34,15 +40,19 @@ public final class ManagementJson {
     }
   }
 
-  /** Parses a body; malformed JSON is a 400 naming what was wrong. */
+  /** Parses a body, which must be a JSON object; malformed JSON is a 400 naming what was wrong. */
   public static <T> T read(String body, Class<T> type) {
     if (body == null || body.isBlank()) {
       throw new BadRequestException("Request body is required");
     }
     try {
-      return MAPPER.readValue(body, type);
+      JsonNode tree = MAPPER.readTree(body);
+      if (tree == null || !tree.isObject()) {
+        throw new BadRequestException("The request body must be a JSON object");
+      }
+      return MAPPER.treeToValue(tree, type);
     } catch (JsonProcessingException e) {
-      throw new BadRequestException("Malformed request body: %s", e.getOriginalMessage());
+      throw new BadRequestException("Malformed request body: %s", StrictJson.describe(e));
     }
   }
 }

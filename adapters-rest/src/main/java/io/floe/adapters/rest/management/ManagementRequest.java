@@ -1,10 +1,13 @@
 package io.floe.adapters.rest.management;
 
 import io.floe.adapters.rest.RequestTracing;
+import io.floe.adapters.rest.http.RequestInput;
+import io.floe.application.model.RequestInfo;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
 import io.javalin.http.Context;
+import java.util.Optional;
 
 /**
  * One management API request: the caller from the bearer token, the org from the {@code {org}}
@@ -38,9 +41,14 @@ public final class ManagementRequest {
   /** The caller inside the org named by the {@code {org}} path parameter. */
   public OrgContext scope() {
     if (scope == null) {
-      scope = authentication.enterOrg(caller(), ctx.pathParam("org"));
+      scope = authentication.enterOrg(caller(), ctx.pathParam("org")).on(request());
     }
     return scope;
+  }
+
+  /** This request as the use cases know it: its id (management routes take no idempotency key). */
+  public RequestInfo request() {
+    return new RequestInfo(RequestTracing.id(ctx), Optional.empty());
   }
 
   /** Floe's words, or the arraylake client's when it asks for them. */
@@ -56,7 +64,7 @@ public final class ManagementRequest {
   }
 
   public <T> T body(Class<T> type) {
-    return ManagementJson.read(ctx.body(), type);
+    return ManagementJson.read(RequestInput.body(ctx), type);
   }
 
   public void respond(int status, Object body) {

@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 /** Typed metadata between JSON and the domain: scalars and flat lists of scalars, nothing else. */
-final class MetadataValues {
+public final class MetadataValues {
   private MetadataValues() {}
 
   /** A JSON object of metadata; absent or null means none. */
-  static Map<String, MetadataValue> fromJson(JsonNode object, String field) {
+  public static Map<String, MetadataValue> fromJson(JsonNode object, String field) {
     if (object == null || object.isNull()) {
       return Map.of();
     }
@@ -45,7 +45,7 @@ final class MetadataValues {
   }
 
   /** The JSON form: a map whose values Jackson writes as they came in. */
-  static Map<String, Object> toJson(Map<String, MetadataValue> metadata) {
+  public static Map<String, Object> toJson(Map<String, MetadataValue> metadata) {
     Map<String, Object> out = new LinkedHashMap<>();
     metadata.entrySet().stream().sorted(Map.Entry.comparingByKey())
         .forEach(entry -> out.put(entry.getKey(), plain(entry.getValue())));

@@ -60,14 +60,14 @@ public final class OrgAdministrationRoutes implements Consumer<RoutesConfig> {
       NewOrg org = new NewOrg(
           fields.text("name").orElseThrow(() -> Invalid.because("name is required")),
           fields.bool("iceberg_enabled").orElse(true), defaultBucket(fields));
-      r.respond(201, CreatedOrgBody.of(administration.create(caller, org), r));
+      r.respond(201, CreatedOrgBody.of(administration.create(caller, r.request(), org), r));
     }));
     routes.patch("/orgs/{org}", handle(r -> {
       var caller = r.caller();
       boolean enabled = new JsonFields(r.body(JsonNode.class)).bool("iceberg_enabled")
           .orElseThrow(() -> Invalid.because("iceberg_enabled is required"));
       r.ok(OrgFlagsBody.of(administration.setIcebergEnabled(caller,
-          r.http().pathParam("org"), enabled)));
+          r.request(), r.http().pathParam("org"), enabled)));
     }));
   }
 

@@ -44,9 +44,15 @@ public final class LocalBucketStorage implements BucketStorage {
   /** Lock and temporary files live here, out of every prefix a catalog object can claim. */
   static final String HOUSEKEEPING_DIR = ".floe-local";
 
+  /**
+   * The in-process half of the lock, by lock file: shared by every instance on the same
+   * directory, since a JVM may hold a file lock only once (a second thread asking for it fails
+   * with OverlappingFileLockException instead of waiting).
+   */
+  private static final ConcurrentHashMap<Path, ReentrantLock> KEY_LOCKS = new ConcurrentHashMap<>();
+
   private final LocalRoot local;
   private final Path root;
-  private final ConcurrentHashMap<String, ReentrantLock> keyLocks = new ConcurrentHashMap<>();
   private final Set<Path> checkedHousekeeping = ConcurrentHashMap.newKeySet();
 
   public LocalBucketStorage(Path root) {
@@ -117,9 +123,15 @@ public final class LocalBucketStorage implements BucketStorage {
   @Override
   public boolean putIfVersion(StoragePath key, byte[] data, String expectedVersion) {
     Path target = fileOf(key);
-    ReentrantLock lock = keyLocks.computeIfAbsent(key.value(), k -> new ReentrantLock());
+    Path lockPath;
+    try {
+      lockPath = lockFileOf(key);
+    } catch (IOException e) {
+      throw failure("write", key, e);
+    }
+    ReentrantLock lock = KEY_LOCKS.computeIfAbsent(lockPath, k -> new ReentrantLock());
     lock.lock();
-    try (FileChannel lockFile = FileChannel.open(lockFileOf(key),
+    try (FileChannel lockFile = FileChannel.open(lockPath,
         Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
         LocalPaths.fileAttributes());
         FileLock ignored = lockFile.lock()) {

@@ -4,6 +4,7 @@ import io.floe.domain.BucketConfig;
 import io.floe.domain.RepoCommit;
 import io.floe.domain.RepoNode;
 import io.floe.domain.RepoRefs;
+import io.floe.domain.RepoTables;
 import io.floe.domain.StoragePath;
 import java.util.List;
 
@@ -30,4 +31,7 @@ public interface IcechunkRepositories {
 
   /** The group or array at {@code path} ("/" is the root group) as of {@code ref}. */
   RepoNode node(BucketConfig bucket, StoragePath prefix, String ref, String path);
+
+  /** The Iceberg tables the snapshot {@code ref} names declares, by the icechest convention. */
+  RepoTables tables(BucketConfig bucket, StoragePath prefix, String ref);
 }

@@ -19,17 +19,20 @@ import java.util.UUID;
  * the caller may see.
  */
 public interface NamespaceDirectory {
-  /** A namespace with what listings show beside it. */
+  /**
+   * A namespace with what listings show beside it; {@code tableCount} counts the tables the
+   * listing's scope lets the caller see, not all of them.
+   */
   record Listed(Namespace namespace, String bucketNickname, long tableCount) {}
 
-  Optional<Listed> findLive(UUID orgId, CatalogName name);
+  /** The live namespace of that name, its tables counted as {@code scope} sees them. */
+  Optional<Listed> findLive(UUID orgId, CatalogName name, ListingScope scope);
 
   /** Every live namespace in scope by name, and with {@code ghostsAt} the restorable deleted ones. */
   List<Listed> list(UUID orgId, ListingScope scope, Optional<Instant> ghostsAt);
 
   Page<Listed> search(UUID orgId, ListingScope scope, NamespaceQuery query, Instant now);
 
-  /** A page of one namespace's tables (not views), from their catalog rows. */
-  /** The namespace's tables within {@code scope} (filtered before paging). */
+  /** A page of one namespace's tables (not views) within {@code scope}, filtered before paging. */
   Page<CatalogObject> tables(UUID namespaceId, TableScope scope, TableQuery query);
 }

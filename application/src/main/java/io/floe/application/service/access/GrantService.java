@@ -1,5 +1,6 @@
 package io.floe.application.service.access;
 
+import io.floe.application.model.AuditAction;
 import io.floe.application.model.GrantCommand;
 import io.floe.application.model.GrantDetails;
 import io.floe.application.port.in.access.GrantsUseCase;
@@ -9,6 +10,7 @@ import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.NamespaceStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
@@ -34,9 +36,11 @@ public final class GrantService implements GrantsUseCase {
   private final AccessPolicy policy;
   private final IdGenerator ids;
   private final Clock clock;
+  private final ChangePublisher publisher;
 
   public GrantService(GrantStore grants, NamespaceStore namespaces, CatalogObjectStore objects,
-      OrgMembers members, AccessPolicy policy, IdGenerator ids, Clock clock) {
+      OrgMembers members, AccessPolicy policy, IdGenerator ids, Clock clock,
+      ChangePublisher publisher) {
     this.grants = grants;
     this.namespaces = namespaces;
     this.objects = objects;
@@ -44,6 +48,7 @@ public final class GrantService implements GrantsUseCase {
     this.policy = policy;
     this.ids = ids;
     this.clock = clock;
+    this.publisher = publisher;
   }
 
   @Override
@@ -57,8 +62,10 @@ public final class GrantService implements GrantsUseCase {
         .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s.%s",
             namespace.name(), name)));
     Grant grant = new Grant(command.principalId(), namespace.id(), tableId, command.action());
-    return details(grants.save(new GrantStore.Entry(ids.newId(), context.org().id(), grant,
-        clock.instant())));
+    GrantStore.Entry entry = new GrantStore.Entry(ids.newId(), context.org().id(), grant,
+        clock.instant());
+    return details(publisher.publishResultOf(context, () -> grants.save(entry),
+        saved -> AccessChanges.of(AuditAction.GRANT_CREATE, saved)));
   }
 
   @Override
@@ -83,7 +90,11 @@ public final class GrantService implements GrantsUseCase {
     GrantStore.Named named = grants.find(context.org().id(), grantId)
         .filter(found -> context.isAdmin() || mayManage(context, found))
         .orElseThrow(() -> new NotFoundException("No such grant: %s", grantId));
-    grants.delete(named.entry().id());
+    publisher.publish(context, AccessChanges.of(AuditAction.GRANT_REVOKE, named), () -> {
+      if (!grants.delete(named.entry().id())) {
+        throw new NotFoundException("No such grant: %s", grantId);
+      }
+    });
   }
 
   private boolean mayManage(OrgContext context, GrantStore.Named named) {

@@ -1,14 +1,15 @@
 package io.floe.application.service.access;
 
+import io.floe.application.model.AuditAction;
 import io.floe.application.model.CreatePrincipalCommand;
 import io.floe.application.model.Invalid;
 import io.floe.application.model.PrincipalDetails;
 import io.floe.application.port.in.access.MembersUseCase;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.IdentityDirectory;
-import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Principal;
 import io.floe.domain.Role;
 import java.util.List;
@@ -21,15 +22,15 @@ public final class MemberService implements MembersUseCase {
   private final IdentityDirectory directory;
   private final OrgMembers members;
   private final AccessPolicy policy;
-  private final UnitOfWork unitOfWork;
+  private final ChangePublisher publisher;
   private final IdGenerator ids;
 
   public MemberService(IdentityDirectory directory, OrgMembers members, AccessPolicy policy,
-      UnitOfWork unitOfWork, IdGenerator ids) {
+      ChangePublisher publisher, IdGenerator ids) {
     this.directory = directory;
     this.members = members;
     this.policy = policy;
-    this.unitOfWork = unitOfWork;
+    this.publisher = publisher;
     this.ids = ids;
   }
 
@@ -37,7 +38,8 @@ public final class MemberService implements MembersUseCase {
   public PrincipalDetails createPrincipal(OrgContext context, CreatePrincipalCommand command) {
     policy.requireAdmin(context, "add principals");
     Principal principal = new Principal(ids.newId(), command.kind(), command.name());
-    unitOfWork.inTransaction(() -> {
+    publisher.publish(context, AccessChanges.of(AuditAction.PRINCIPAL_CREATE, principal)
+        .with("role", command.role()), () -> {
       command.externalId().flatMap(directory::findByExternalId).ifPresent(taken -> {
         throw new AlreadyExistsException("Another user already has that external_id");
       });
@@ -61,15 +63,17 @@ public final class MemberService implements MembersUseCase {
       throw Invalid.because("a team's role is always MEMBER; make its users admins instead");
     }
     OrgMembers.requireNotSelf(context, principalId, "change your own role");
-    directory.setRole(context.org().id(), principalId, role);
+    publisher.publish(context, AccessChanges.of(AuditAction.MEMBER_SET_ROLE, member.principal())
+        .with("role", role), () -> directory.setRole(context.org().id(), principalId, role));
     return members.member(context, principalId);
   }
 
   @Override
   public void removeMember(OrgContext context, UUID principalId) {
     policy.requireAdmin(context, "remove members");
-    members.member(context, principalId);
+    PrincipalDetails member = members.member(context, principalId);
     OrgMembers.requireNotSelf(context, principalId, "remove yourself");
-    unitOfWork.inTransaction(() -> directory.removeMember(context.org().id(), principalId));
+    publisher.publish(context, AccessChanges.of(AuditAction.MEMBER_REMOVE, member.principal()),
+        () -> directory.removeMember(context.org().id(), principalId));
   }
 }

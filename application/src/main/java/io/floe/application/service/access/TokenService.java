@@ -1,5 +1,8 @@
 package io.floe.application.service.access;
 
+import io.floe.application.model.AuditAction;
+import io.floe.application.model.AuditTarget;
+import io.floe.application.model.AuditedChange;
 import io.floe.application.model.Invalid;
 import io.floe.application.model.IssueTokenCommand;
 import io.floe.application.model.IssuedToken;
@@ -10,6 +13,7 @@ import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.IdentityDirectory;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.ApiToken;
 import io.floe.domain.Principal;
 import java.time.Clock;
@@ -31,14 +35,16 @@ public final class TokenService implements TokensUseCase {
   private final AccessPolicy policy;
   private final IdGenerator ids;
   private final Clock clock;
+  private final ChangePublisher publisher;
 
   public TokenService(IdentityDirectory directory, OrgMembers members, AccessPolicy policy,
-      IdGenerator ids, Clock clock) {
+      IdGenerator ids, Clock clock, ChangePublisher publisher) {
     this.directory = directory;
     this.members = members;
     this.policy = policy;
     this.ids = ids;
     this.clock = clock;
+    this.publisher = publisher;
   }
 
   @Override
@@ -49,13 +55,19 @@ public final class TokenService implements TokensUseCase {
       throw Invalid.because("teams cannot hold tokens; issue them to the team's users");
     }
     Instant now = clock.instant();
-    if (command.expiresAt().filter(expiry -> !expiry.isAfter(now)).isPresent()) {
-      throw Invalid.because("expires_at must be in the future");
+    if (command.expiresAt().filter(expiry -> !expiry.isAfter(now)
+        || expiry.isAfter(now.plus(IssueTokenCommand.MAX_LIFETIME))).isPresent()) {
+      throw Invalid.because("expires_at must be in the future and at most "
+          + IssueTokenCommand.MAX_LIFETIME.toDays() / 365 + " years from now");
     }
     String secret = ApiToken.secretFrom(ids.randomBytes(TOKEN_BYTES));
     ApiToken token = new ApiToken(ids.newId(), holder.principal().id(), ApiToken.hash(secret),
         now, command.expiresAt(), Optional.empty());
-    directory.insertToken(token, command.description());
+    // The audit log names the token by its id: its secret is nobody's business but the holder's.
+    publisher.publish(context, AccessChanges.of(AuditAction.TOKEN_ISSUE, holder.principal())
+        .with("token_id", token.id()).with("expires_at", command.expiresAt())
+        .with("description", command.description()),
+        () -> directory.insertToken(token, command.description()));
     return new IssuedToken(secret, new TokenDetails(token.id(), token.principalId(),
         command.description(), now, command.expiresAt(), Optional.empty(), Optional.empty()));
   }
@@ -69,9 +81,14 @@ public final class TokenService implements TokensUseCase {
   @Override
   public TokenDetails revokeToken(OrgContext context, UUID tokenId) {
     policy.requireAdmin(context, "revoke tokens");
-    directory.token(context.org().id(), tokenId)
+    TokenDetails token = directory.token(context.org().id(), tokenId)
         .orElseThrow(() -> new NotFoundException("No such token: %s", tokenId));
-    directory.revokeToken(tokenId, clock.instant());
+    AuditedChange change = directory.member(context.org().id(), token.principalId())
+        .map(holder -> AccessChanges.of(AuditAction.TOKEN_REVOKE, holder.principal()))
+        .orElseGet(() -> AuditedChange.of(AuditAction.TOKEN_REVOKE, AuditTarget.Kind.PRINCIPAL,
+            token.principalId()).with("principal_id", token.principalId()))
+        .with("token_id", tokenId);
+    publisher.publish(context, change, () -> directory.revokeToken(tokenId, clock.instant()));
     return directory.token(context.org().id(), tokenId).orElseThrow();
   }
 }

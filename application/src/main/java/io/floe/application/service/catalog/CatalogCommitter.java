@@ -1,5 +1,6 @@
 package io.floe.application.service.catalog;
 
+import io.floe.application.model.AuditedChange;
 import io.floe.application.port.out.CommitEvents;
 import io.floe.application.port.out.MetadataPointers;
 import io.floe.application.port.out.UnitOfWork;
@@ -28,8 +29,12 @@ public final class CatalogCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(CatalogCommitter.class);
   static final int OPTIMISTIC_ATTEMPTS = 3;
 
-  /** One pointer to move: from where the plan read it to the metadata file the plan wrote. */
-  public record Swap(UUID objectId, String expectedLocation, String newLocation) {}
+  /**
+   * One pointer to move: from where the plan read it to the metadata file the plan wrote, and the
+   * change the audit log records for it.
+   */
+  public record Swap(UUID objectId, String expectedLocation, String newLocation,
+      AuditedChange change) {}
 
   /** What one attempt planned: the swaps that publish it (none when nothing changes), and its result. */
   public record Plan<R>(List<Swap> swaps, R result) {
@@ -118,7 +123,8 @@ public final class CatalogCommitter {
   /** True when every pointer moved; false (and nothing moved) when any had moved meanwhile. */
   private boolean trySwap(OrgContext context, Plan<?> plan) {
     try {
-      publisher.publish(context, plan.result(), () -> {
+      List<AuditedChange> changes = plan.swaps().stream().map(Swap::change).toList();
+      publisher.publish(context, changes, plan.result(), () -> {
         for (Swap swap : plan.swaps()) {
           if (!pointers.swap(swap.objectId(), swap.expectedLocation(), swap.newLocation(),
               clock.instant())) {

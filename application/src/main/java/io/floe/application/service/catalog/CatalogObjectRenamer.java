@@ -1,11 +1,14 @@
 package io.floe.application.service.catalog;
 
 import io.floe.application.iceberg.FlatIdentifiers;
+import io.floe.application.model.AuditAction;
+import io.floe.application.model.AuditedChange;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
+import io.floe.domain.CatalogObject;
 import io.floe.domain.Namespace;
 import io.floe.domain.TableName;
 import java.time.Clock;
@@ -59,7 +62,11 @@ public final class CatalogObjectRenamer {
       return;
     }
     TableName newName = FlatIdentifiers.tableName(request.destination());
-    publisher.publish(context, () -> {
+    CatalogObject.Kind kind = source.object().kind();
+    AuditedChange change = CatalogChanges.of(kind == CatalogObject.Kind.VIEW
+            ? AuditAction.VIEW_RENAME : AuditAction.TABLE_RENAME, kind, request.source())
+        .with("to", request.destination().toString());
+    publisher.publish(context, change, () -> {
       Optional<ResolvedObject> taken = locator.find(context, request.destination());
       taken.ifPresent(existing -> {
         throw new AlreadyExistsException("Cannot rename %s to %s. %s already exists",

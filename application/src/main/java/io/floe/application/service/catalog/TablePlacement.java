@@ -33,6 +33,8 @@ public final class TablePlacement {
    * {@code write.data.path} and {@code write.metadata.path}.
    */
   private static final List<String> WRITER_DIRECTORIES = List.of("data", "metadata");
+  /** The directory of a repo's prefix that holds the tables Floe creates in it. */
+  public static final String REPO_TABLES = "tables";
 
   private final OrgStore orgs;
   private final PrefixClaimer claimer;
@@ -67,6 +69,16 @@ public final class TablePlacement {
     String directory = name.pathSegment() + "-" + HexFormat.of().formatHex(ids.randomBytes(16));
     return Placed.existing(bucket, new StorageLocation(bucket.id(),
         namespace.prefix().resolve(directory)));
+  }
+
+  /**
+   * A fresh directory for a table a repo declares: under the repo's {@value #REPO_TABLES}
+   * directory, so that the repo's prefix holds the arrays and the tables describing them.
+   */
+  public Placed inRepo(BucketConfig bucket, StoragePath repoPrefix, TableName name) {
+    String directory = name.pathSegment() + "-" + HexFormat.of().formatHex(ids.randomBytes(16));
+    return Placed.existing(bucket, new StorageLocation(bucket.id(),
+        repoPrefix.resolve(REPO_TABLES).resolve(directory)));
   }
 
   /**

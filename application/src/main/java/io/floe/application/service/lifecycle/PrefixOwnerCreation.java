@@ -1,5 +1,8 @@
 package io.floe.application.service.lifecycle;
 
+import io.floe.application.model.AuditAction;
+import io.floe.application.model.AuditTarget;
+import io.floe.application.model.AuditedChange;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.port.out.PendingCreationStore;
 import io.floe.application.port.out.PendingCreationStore.Pending;
@@ -88,7 +91,7 @@ public final class PrefixOwnerCreation {
         initialize.run();
         probe.reached(created.kind() + "-create:initialized");
       }
-      publisher.publish(context, result, () -> {
+      publisher.publish(context, auditRecord(created), result, () -> {
         if (!pending.finish(created.owner().id())) {
           throw new CommitStateUnknownException(new IllegalStateException("the creation of "
               + created.kind() + " " + created.name() + " was undone by a repair pass"));
@@ -99,6 +102,14 @@ public final class PrefixOwnerCreation {
       repair.undoQuietly(journal, e);
       throw e;
     }
+  }
+
+  private static AuditedChange auditRecord(NewOwner created) {
+    boolean repo = created.owner().kind() == PrefixClaim.OwnerKind.REPO;
+    return AuditedChange.of(repo ? AuditAction.REPO_CREATE : AuditAction.NAMESPACE_CREATE,
+            repo ? AuditTarget.Kind.REPO : AuditTarget.Kind.NAMESPACE, created.name())
+        .with("bucket", created.bucket().nickname().value())
+        .with("location", created.bucket().uriOf(created.prefix()));
   }
 
   private static String marker(OrgContext context, NewOwner created) {

@@ -1,5 +1,8 @@
 package io.floe.application.service.namespace;
 
+import io.floe.application.model.AuditAction;
+import io.floe.application.model.AuditTarget;
+import io.floe.application.model.AuditedChange;
 import io.floe.application.model.DeleteCommand;
 import io.floe.application.port.out.NamespaceLifecycleStore;
 import io.floe.application.port.out.NamespaceStore;
@@ -58,7 +61,10 @@ public final class NamespaceDeletion {
       if (publisher.replay(context, Void.class).isPresent()) {
         return;
       }
-      publisher.publish(context, () -> markDeleted(context, found, command));
+      publisher.publish(context, AuditedChange.of(AuditAction.NAMESPACE_DELETE,
+              AuditTarget.Kind.NAMESPACE, found.name())
+          .with("immediate", command.immediate()).with("retain_data", command.retainData()),
+          () -> markDeleted(context, found, command));
     });
   }
 
@@ -79,7 +85,9 @@ public final class NamespaceDeletion {
                   + "has passed, or it was deleted immediately", name));
       policy.require(context, Action.MANAGE, ghost);
       // The name is still held by this namespace, so no live namespace or repo can have it.
-      return lifecycle.restore(ghost.id(), clock.instant());
+      return publisher.publishResultOf(context, AuditedChange.of(AuditAction.NAMESPACE_RESTORE,
+          AuditTarget.Kind.NAMESPACE, ghost.name()),
+          () -> lifecycle.restore(ghost.id(), clock.instant()));
     });
   }
 }

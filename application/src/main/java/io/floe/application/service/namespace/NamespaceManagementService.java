@@ -1,20 +1,24 @@
 package io.floe.application.service.namespace;
 
+import io.floe.application.model.AuditAction;
+import io.floe.application.model.AuditTarget;
+import io.floe.application.model.AuditedChange;
 import io.floe.application.model.CreateNamespaceCommand;
 import io.floe.application.model.DeleteCommand;
 import io.floe.application.model.ModifyNamespaceCommand;
 import io.floe.application.model.NamespaceDetails;
-import io.floe.application.port.in.namespace.NamespaceManagementUseCase;
 import io.floe.application.model.NamespaceQuery;
 import io.floe.application.model.Page;
 import io.floe.application.model.TableQuery;
 import io.floe.application.model.TableSummary;
+import io.floe.application.port.in.namespace.NamespaceManagementUseCase;
 import io.floe.application.port.out.NamespaceDirectory;
 import io.floe.application.port.out.NamespaceDirectory.Listed;
 import io.floe.application.port.out.NamespaceLifecycleStore;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogName;
 import io.floe.domain.MetadataValue;
@@ -23,6 +27,8 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 
 /** The management API's namespaces: one model with the Iceberg REST namespaces, other fields. */
@@ -34,10 +40,11 @@ public final class NamespaceManagementService implements NamespaceManagementUseC
   private final UnitOfWork unitOfWork;
   private final Clock clock;
   private final AccessPolicy policy;
+  private final ChangePublisher publisher;
 
   public NamespaceManagementService(NamespaceCreation creation, NamespaceDeletion deletion,
       NamespaceDirectory directory, NamespaceLifecycleStore lifecycle, UnitOfWork unitOfWork,
-      Clock clock, AccessPolicy policy) {
+      Clock clock, AccessPolicy policy, ChangePublisher publisher) {
     this.creation = creation;
     this.deletion = deletion;
     this.directory = directory;
@@ -45,6 +52,7 @@ public final class NamespaceManagementService implements NamespaceManagementUseC
     this.unitOfWork = unitOfWork;
     this.clock = clock;
     this.policy = policy;
+    this.publisher = publisher;
   }
 
   @Override
@@ -73,8 +81,9 @@ public final class NamespaceManagementService implements NamespaceManagementUseC
       Optional<String> description = command.description()
           .map(text -> text.isEmpty() ? Optional.<String>empty() : Optional.of(text))
           .orElse(current.description());
-      lifecycle.saveDescription(current.id(), description, metadata,
-          command.visibility().orElse(current.visibility()), clock.instant());
+      publisher.publish(context, describe(current, command), () -> lifecycle.saveDescription(
+          current.id(), description, metadata, command.visibility().orElse(current.visibility()),
+          clock.instant()));
       return details(context, visible(context, name));
     });
   }
@@ -112,8 +121,21 @@ public final class NamespaceManagementService implements NamespaceManagementUseC
             policy.effectiveActions(context, namespace, table)));
   }
 
+  /** The audit record of a change to the descriptive fields: which, never the texts. */
+  private static AuditedChange describe(Namespace namespace, ModifyNamespaceCommand command) {
+    Set<String> metadataKeys = new TreeSet<>(command.addMetadata().keySet());
+    metadataKeys.addAll(command.updateMetadata().keySet());
+    metadataKeys.addAll(command.removeMetadata());
+    return AuditedChange.of(AuditAction.NAMESPACE_UPDATE, AuditTarget.Kind.NAMESPACE,
+            namespace.name())
+        .with("description", command.description().map(text -> text.isEmpty() ? "cleared"
+            : "changed"))
+        .with("metadata_keys", metadataKeys.isEmpty() ? null : metadataKeys)
+        .with("visibility", command.visibility());
+  }
+
   private Listed visible(OrgContext context, CatalogName name) {
-    return directory.findLive(context.org().id(), name)
+    return directory.findLive(context.org().id(), name, policy.listingScope(context))
         .filter(listed -> policy.canSee(context, listed.namespace()))
         .orElseThrow(() -> notFound(name));
   }

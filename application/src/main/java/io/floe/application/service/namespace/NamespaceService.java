@@ -2,6 +2,9 @@ package io.floe.application.service.namespace;
 
 import io.floe.application.iceberg.FlatIdentifiers;
 import io.floe.application.iceberg.PageToken;
+import io.floe.application.model.AuditAction;
+import io.floe.application.model.AuditTarget;
+import io.floe.application.model.AuditedChange;
 import io.floe.application.model.DeleteCommand;
 import io.floe.application.port.in.namespace.IcebergNamespacesUseCase;
 import io.floe.application.port.out.NamespaceStore;
@@ -21,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
@@ -107,6 +111,10 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
       Namespace namespace, UpdateNamespacePropertiesRequest request) {
     Set<String> removals = new HashSet<>(request.removals());
     Map<String, String> updates = new LinkedHashMap<>(request.updates());
+    if (removals.contains(null) || updates.containsKey(null) || updates.containsValue(null)) {
+      throw new BadRequestException("Property names and values must not be null; "
+          + "remove a property to unset it");
+    }
     Set<String> both = new HashSet<>(removals);
     both.retainAll(updates.keySet());
     if (!both.isEmpty()) {
@@ -115,7 +123,9 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
     }
     return unitOfWork.inTransaction(() -> {
       io.floe.domain.Namespace found = require(context, namespace);
-      policy.require(context, Action.WRITE, found);
+      // Properties describe the namespace (its comment is its description): manage's, as are
+      // the description and the visibility through the management API.
+      policy.require(context, Action.MANAGE, found);
       Optional<ChangePublisher.Replay<UpdateNamespacePropertiesResponse>> replay =
           publisher.replay(context, UpdateNamespacePropertiesResponse.class);
       if (replay.isPresent()) {
@@ -127,7 +137,10 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
       removed.removeAll(missing);
       UpdateNamespacePropertiesResponse response = UpdateNamespacePropertiesResponse.builder()
           .addUpdated(updates.keySet()).addRemoved(removed).addMissing(missing).build();
-      return publisher.publish(context, response, () ->
+      AuditedChange change = AuditedChange.of(AuditAction.NAMESPACE_SET_PROPERTIES,
+          AuditTarget.Kind.NAMESPACE, found.name())
+          .with("updated", new TreeSet<>(updates.keySet())).with("removed", new TreeSet<>(removed));
+      return publisher.publish(context, change, response, () ->
           namespaces.updateProperties(found.id(), removals, updates, clock.instant()));
     });
   }

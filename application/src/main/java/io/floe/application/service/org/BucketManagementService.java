@@ -1,14 +1,16 @@
 package io.floe.application.service.org;
 
-import io.floe.application.port.in.org.BucketManagementUseCase;
+import io.floe.application.model.AuditAction;
 import io.floe.application.model.BucketSpec;
 import io.floe.application.model.Invalid;
+import io.floe.application.port.in.org.BucketManagementUseCase;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.Operators;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.CatalogName;
 import io.floe.domain.DomainException;
@@ -31,15 +33,18 @@ public final class BucketManagementService implements BucketManagementUseCase {
   private final UnitOfWork unitOfWork;
   private final IdGenerator ids;
   private final AccessPolicy policy;
+  private final ChangePublisher publisher;
   private final Operators operators;
   private final LocalBucketPlacement localBuckets;
 
   public BucketManagementService(OrgStore orgs, UnitOfWork unitOfWork, IdGenerator ids,
-      AccessPolicy policy, Operators operators, LocalBucketPlacement localBuckets) {
+      AccessPolicy policy, ChangePublisher publisher, Operators operators,
+      LocalBucketPlacement localBuckets) {
     this.orgs = orgs;
     this.unitOfWork = unitOfWork;
     this.ids = ids;
     this.policy = policy;
+    this.publisher = publisher;
     this.operators = operators;
     this.localBuckets = localBuckets;
   }
@@ -60,16 +65,16 @@ public final class BucketManagementService implements BucketManagementUseCase {
     if (spec.platform() == StoragePlatform.LOCAL) {
       operators.require(context.caller(), "add local buckets");
     }
-    return unitOfWork.inTransaction(() -> {
-      UUID orgId = context.org().id();
+    UUID orgId = context.org().id();
+    BucketConfig bucket = validated(() -> new BucketConfig(ids.newId(), orgId, spec.nickname(),
+        spec.platform(), spec.bucket(), spec.prefix(), spec.endpoint(), spec.region(),
+        spec.pathStyle(), spec.credentials(), false));
+    return publisher.publishResultOf(context, BucketChanges.created(bucket, makeDefault), () -> {
       if (orgs.bucket(orgId, spec.nickname()).isPresent()) {
         throw new AlreadyExistsException("Bucket configuration '%s' already exists",
             spec.nickname());
       }
       boolean isDefault = makeDefault || orgs.defaultBucket(orgId).isEmpty();
-      BucketConfig bucket = validated(() -> new BucketConfig(ids.newId(), orgId,
-          spec.nickname(), spec.platform(), spec.bucket(), spec.prefix(), spec.endpoint(),
-          spec.region(), spec.pathStyle(), spec.credentials(), false));
       localBuckets.requirePlaceable(bucket);
       orgs.insertBucket(bucket);
       if (isDefault) {
@@ -94,7 +99,7 @@ public final class BucketManagementService implements BucketManagementUseCase {
         throw new AlreadyExistsException("Bucket configuration '%s' holds namespaces, tables or "
             + "repos: its bucket, prefix and platform cannot change", current.nickname());
       }
-      BucketConfig changed = validated(() -> new BucketConfig(current.id(), current.orgId(),
+      BucketConfig updated = validated(() -> new BucketConfig(current.id(), current.orgId(),
           current.nickname(),
           update.platform().map(StoragePlatform::fromWireName).orElse(current.platform()),
           update.bucket().orElse(current.bucket()),
@@ -103,10 +108,12 @@ public final class BucketManagementService implements BucketManagementUseCase {
           update.pathStyle().orElse(current.pathStyle()),
           update.credentials().orElse(current.credentials()), current.isDefault()));
       if (update.movesData()) {
-        localBuckets.requirePlaceable(changed);
+        localBuckets.requirePlaceable(updated);
       }
-      orgs.updateBucket(changed);
-      return find(context, current.id().toString());
+      return publisher.publishResultOf(context, BucketChanges.updated(current, update), () -> {
+        orgs.updateBucket(updated);
+        return find(context, current.id().toString());
+      });
     });
   }
 
@@ -121,7 +128,8 @@ public final class BucketManagementService implements BucketManagementUseCase {
         throw new AlreadyExistsException("Bucket configuration '%s' still holds namespaces, "
             + "tables or repos (deleted ones count until their cleanup)", bucket.nickname());
       }
-      orgs.deleteBucket(bucket.id());
+      publisher.publish(context, BucketChanges.of(AuditAction.BUCKET_DELETE, bucket.nickname()),
+          () -> orgs.deleteBucket(bucket.id()));
     });
   }
 
@@ -130,8 +138,11 @@ public final class BucketManagementService implements BucketManagementUseCase {
     policy.requireAdmin(context, "choose the default bucket");
     return unitOfWork.inTransaction(() -> {
       BucketConfig bucket = find(context, nicknameOrId);
-      orgs.setDefaultBucket(context.org().id(), bucket.id());
-      return find(context, bucket.id().toString());
+      return publisher.publishResultOf(context,
+          BucketChanges.of(AuditAction.BUCKET_SET_DEFAULT, bucket.nickname()), () -> {
+            orgs.setDefaultBucket(context.org().id(), bucket.id());
+            return find(context, bucket.id().toString());
+          });
     });
   }
 

@@ -31,7 +31,7 @@ public final class OrgRepos {
 
   /** The live repo of that name, for an admin. */
   Repo requireLive(OrgContext context, String repo) {
-    policy.requireAdmin(context, "use repos");
+    policy.requireRepoAccess(context);
     CatalogName name = parseName(repo);
     return repos.findLive(context.org().id(), name)
         .orElseThrow(() -> new NotFoundException("Repo does not exist: %s", name));

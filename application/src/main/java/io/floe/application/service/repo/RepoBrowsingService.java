@@ -7,6 +7,7 @@ import io.floe.domain.Repo;
 import io.floe.domain.RepoCommit;
 import io.floe.domain.RepoNode;
 import io.floe.domain.RepoRefs;
+import io.floe.domain.RepoTables;
 import java.util.List;
 import org.apache.iceberg.exceptions.BadRequestException;
 
@@ -44,6 +45,12 @@ public final class RepoBrowsingService implements BrowseRepoUseCase {
     Repo found = orgRepos.requireLive(context, repo);
     return icechunk.node(orgRepos.bucketOf(found), found.location().path(), refOrDefault(ref),
         path == null || path.isBlank() ? "/" : path);
+  }
+
+  @Override
+  public RepoTables tables(OrgContext context, String repo, String ref) {
+    Repo found = orgRepos.requireLive(context, repo);
+    return icechunk.tables(orgRepos.bucketOf(found), found.location().path(), refOrDefault(ref));
   }
 
   private static String refOrDefault(String ref) {

@@ -1,5 +1,8 @@
 package io.floe.application.service.repo;
 
+import io.floe.application.model.AuditAction;
+import io.floe.application.model.AuditTarget;
+import io.floe.application.model.AuditedChange;
 import io.floe.application.model.CreateRepoCommand;
 import io.floe.application.model.DeleteCommand;
 import io.floe.application.model.RepoDetails;
@@ -12,6 +15,7 @@ import io.floe.application.port.out.SoftDeleteStore;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.lifecycle.OrgNames;
 import io.floe.application.service.lifecycle.PrefixClaimer;
 import io.floe.application.service.lifecycle.PrefixOwnerCreation;
@@ -46,12 +50,13 @@ public final class RepoLifecycleService implements RepoLifecycleUseCase {
   private final IdGenerator ids;
   private final Clock clock;
   private final AccessPolicy policy;
+  private final ChangePublisher publisher;
   private final PrefixGenerator prefixes;
 
   public RepoLifecycleService(OrgRepos orgRepos, OrgStore orgs, RepoStore repos,
       SoftDeleteStore<Repo> softDeletes, PrefixOwnerCreation creation, SoftDeletion deletion,
       OrgNames names, IcechunkRepositories icechunk, UnitOfWork unitOfWork, IdGenerator ids,
-      Clock clock, AccessPolicy policy) {
+      Clock clock, AccessPolicy policy, ChangePublisher publisher) {
     this.orgRepos = orgRepos;
     this.orgs = orgs;
     this.repos = repos;
@@ -64,6 +69,7 @@ public final class RepoLifecycleService implements RepoLifecycleUseCase {
     this.ids = ids;
     this.clock = clock;
     this.policy = policy;
+    this.publisher = publisher;
     this.prefixes = new PrefixGenerator(ids::randomBelow);
   }
 
@@ -94,7 +100,11 @@ public final class RepoLifecycleService implements RepoLifecycleUseCase {
   public void delete(OrgContext context, String repo, DeleteCommand command) {
     unitOfWork.inTransaction(() -> {
       Repo found = orgRepos.requireLive(context, repo);
-      deletion.delete(softDeletes, context.org().id(), found.id(), found.name(), command);
+      publisher.publish(context, AuditedChange.of(AuditAction.REPO_DELETE, AuditTarget.Kind.REPO,
+              found.name())
+          .with("immediate", command.immediate()).with("retain_data", command.retainData()),
+          () -> deletion.delete(softDeletes, context.org().id(), found.id(), found.name(),
+              command));
     });
   }
 
@@ -107,10 +117,13 @@ public final class RepoLifecycleService implements RepoLifecycleUseCase {
           clock.instant()).orElseThrow(() -> new NotFoundException(
               "No deleted repo '%s' can be restored: it does not exist or its recovery period "
                   + "is over", name));
-      // The name normally stayed held by the deleted repo; reserving again is then a no-op.
-      names.reserve(context.org().id(), name,
-          new PrefixClaim.Owner(PrefixClaim.OwnerKind.REPO, deleted.repo().id()));
-      repos.markRestored(deleted.repo().id());
+      publisher.publish(context, AuditedChange.of(AuditAction.REPO_RESTORE,
+          AuditTarget.Kind.REPO, deleted.repo().name()), () -> {
+            // The name normally stayed held by the deleted repo; reserving again is a no-op then.
+            names.reserve(context.org().id(), name,
+                new PrefixClaim.Owner(PrefixClaim.OwnerKind.REPO, deleted.repo().id()));
+            repos.markRestored(deleted.repo().id());
+          });
       return deleted.repo();
     });
     Repo live = new Repo(restored.id(), restored.orgId(), restored.name(), restored.location(),

@@ -3,11 +3,14 @@ package io.floe.application.service.table;
 import io.floe.application.iceberg.FlatIdentifiers;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.model.AccessDelegation;
+import io.floe.application.model.AuditAction;
+import io.floe.application.model.AuditedChange;
 import io.floe.application.port.in.table.CreateTableUseCase;
 import io.floe.application.port.out.CredentialVendor.Access;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogChanges;
 import io.floe.application.service.catalog.CatalogEntries;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.ResolvedObject;
@@ -114,7 +117,10 @@ public final class CreateTableService implements CreateTableUseCase {
     TableMetadata first = files.placeTable(metadata, Optional.empty());
     LoadTableResponse response = LoadTableResponse.builder().withTableMetadata(first).build();
     try {
-      return publisher.publish(context, response, () -> {
+      AuditedChange change = CatalogChanges.created(AuditAction.TABLE_CREATE,
+          CatalogObject.Kind.TABLE, identifier, first.metadataFileLocation())
+          .with("own_bucket", placed.ownBucket() ? placed.bucket().nickname().value() : null);
+      return publisher.publish(context, change, response, () -> {
         placed.claim().run();
         files.writePlaced(placed.bucket(), first);
         entries.insert(new CatalogEntries.NewEntry(tableId, namespace, name,

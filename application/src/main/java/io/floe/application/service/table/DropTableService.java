@@ -1,13 +1,16 @@
 package io.floe.application.service.table;
 
+import io.floe.application.model.AuditAction;
 import io.floe.application.port.in.table.DropTableUseCase;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogChanges;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.ResolvedObject;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
+import io.floe.domain.CatalogObject;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.slf4j.Logger;
@@ -45,7 +48,8 @@ public final class DropTableService implements DropTableUseCase {
       throw e;
     }
     policy.require(context, Action.WRITE, table.namespace(), table.object());
-    publisher.publish(context, () -> {
+    publisher.publish(context, CatalogChanges.of(AuditAction.TABLE_DROP,
+        CatalogObject.Kind.TABLE, identifier).with("purge_requested", purgeRequested), () -> {
       if (!objects.delete(table.object().id())) {
         throw new NoSuchTableException("Table does not exist: %s", identifier);
       }

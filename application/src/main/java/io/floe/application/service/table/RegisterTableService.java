@@ -2,10 +2,12 @@ package io.floe.application.service.table;
 
 import io.floe.application.iceberg.FlatIdentifiers;
 import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.model.AuditAction;
 import io.floe.application.port.in.table.RegisterTableUseCase;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogChanges;
 import io.floe.application.service.catalog.CatalogCommitter;
 import io.floe.application.service.catalog.CatalogEntries;
 import io.floe.application.service.catalog.CatalogLocator;
@@ -80,7 +82,9 @@ public final class RegisterTableService implements RegisterTableUseCase {
     }
     TablePlacement.Placed placed = TablePlacement.Placed.existing(bucket, location);
     entries.requireUnused(placed);
-    return publisher.publish(context, response, () -> entries.insert(new CatalogEntries.NewEntry(
+    return publisher.publish(context, CatalogChanges.created(AuditAction.TABLE_REGISTER,
+        CatalogObject.Kind.TABLE, identifier, request.metadataLocation()), response,
+        () -> entries.insert(new CatalogEntries.NewEntry(
         ids.newId(), namespace, FlatIdentifiers.tableName(request.name()),
         CatalogObject.Kind.TABLE, request.metadataLocation(), location, false), identifier));
   }
@@ -102,7 +106,9 @@ public final class RegisterTableService implements RegisterTableUseCase {
       policy.require(context, Action.WRITE, current.namespace(), current.object());
       return new CatalogCommitter.Plan<>(List.of(new CatalogCommitter.Swap(
           current.object().id(), current.object().metadataLocation(),
-          request.metadataLocation())), response);
+          request.metadataLocation(), CatalogChanges.committed(AuditAction.TABLE_REGISTER,
+              CatalogObject.Kind.TABLE, identifier, current.object().metadataLocation(),
+              request.metadataLocation(), List.of()).with("overwrite", true))), response);
     });
   }
 }

@@ -1,10 +1,13 @@
 package io.floe.application.service.table;
 
+import io.floe.application.iceberg.ClientUpdates;
 import io.floe.application.iceberg.FlatIdentifiers;
 import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.model.AuditAction;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogChanges;
 import io.floe.application.service.catalog.CatalogEntries;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.TableLocations;
@@ -18,6 +21,7 @@ import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
@@ -49,7 +53,7 @@ public final class StagedTableCompletion {
   }
 
   /** Whether the change is the first commit of a staged create. */
-  static boolean isCompletion(UpdateTableRequest request) {
+  public static boolean isCompletion(UpdateTableRequest request) {
     return request.requirements().stream()
         .anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance);
   }
@@ -80,20 +84,25 @@ public final class StagedTableCompletion {
     entries.requireUnused(placed);
     TableMetadata written = files.writeTable(placed.bucket(), metadata, Optional.empty());
     LoadTableResponse response = LoadTableResponse.builder().withTableMetadata(written).build();
-    return publisher.publish(context, response, () -> entries.insert(new CatalogEntries.NewEntry(
+    return publisher.publish(context, CatalogChanges.created(AuditAction.TABLE_CREATE,
+        CatalogObject.Kind.TABLE, identifier, written.metadataFileLocation())
+        .with("staged", true), response, () -> entries.insert(new CatalogEntries.NewEntry(
         ids.newId(), namespace, FlatIdentifiers.tableName(identifier), CatalogObject.Kind.TABLE,
         written.metadataFileLocation(), placed.location(), false), identifier));
   }
 
   /** The table's metadata as its first commit describes it, in the format version it asks for. */
-  private static TableMetadata firstMetadata(UpdateTableRequest request) {
-    TableMetadata.Builder builder = request.updates().stream()
+  public static TableMetadata firstMetadata(UpdateTableRequest request) {
+    Optional<Integer> formatVersion = request.updates().stream()
         .filter(MetadataUpdate.UpgradeFormatVersion.class::isInstance)
         .map(update -> ((MetadataUpdate.UpgradeFormatVersion) update).formatVersion())
-        .findFirst()
-        .map(TableMetadata::buildFromEmpty)
-        .orElseGet(TableMetadata::buildFromEmpty);
-    request.updates().forEach(update -> update.applyTo(builder));
-    return builder.build();
+        .findFirst();
+    TableMetadata metadata = ClientUpdates.applyToTable(null, () -> formatVersion
+        .map(TableMetadata::buildFromEmpty).orElseGet(TableMetadata::buildFromEmpty),
+        request.updates());
+    if (metadata == null) {
+      throw new BadRequestException("The first commit of a staged create must describe the table");
+    }
+    return metadata;
   }
 }

@@ -1,8 +1,11 @@
 package io.floe.application.service.table;
 
+import io.floe.application.iceberg.ClientUpdates;
 import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.model.AuditAction;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogChanges;
 import io.floe.application.service.catalog.CatalogCommitter;
 import io.floe.application.service.catalog.CatalogCommitter.Plan;
 import io.floe.application.service.catalog.CatalogCommitter.Swap;
@@ -11,45 +14,41 @@ import io.floe.application.service.catalog.ResolvedObject;
 import io.floe.application.service.catalog.TableLocations;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
+import io.floe.domain.CatalogObject;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import org.apache.iceberg.MetadataUpdate;
-import org.apache.iceberg.RetryableValidationException;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
-import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Commits changes to existing tables: validates the client's requirements against each table's
  * current metadata, applies the updates with iceberg-core's own classes, writes the new metadata
- * files and hands the pointer moves to the {@link CatalogCommitter}. Every table is resolved and
- * authorized before any file is written, in every attempt.
+ * files and hands the pointer moves to the {@link CatalogCommitter}. A change that lost a race to
+ * another writer's append is replayed onto the new head ({@link TableChanges}). Every table is
+ * resolved and authorized before any file is written, in every attempt.
  */
 public final class TableCommits {
-  private static final Logger LOG = LoggerFactory.getLogger(TableCommits.class);
-
   private final CatalogLocator locator;
   private final AccessPolicy policy;
   private final MetadataFiles files;
   private final CatalogCommitter committer;
   private final ChangePublisher publisher;
+  private final TableChanges tableChanges;
 
   public TableCommits(CatalogLocator locator, AccessPolicy policy, MetadataFiles files,
-      CatalogCommitter committer, ChangePublisher publisher) {
+      CatalogCommitter committer, ChangePublisher publisher, TableChanges tableChanges) {
     this.locator = locator;
     this.policy = policy;
     this.files = files;
     this.committer = committer;
     this.publisher = publisher;
+    this.tableChanges = tableChanges;
   }
 
   /**
@@ -82,7 +81,8 @@ public final class TableCommits {
     for (int i = 0; i < changes.size(); i++) {
       ResolvedObject table = tables.get(i);
       TableMetadata base = files.readTable(table.bucket(), table.object().metadataLocation());
-      Optional<TableMetadata> updated = apply(base, changes.get(i));
+      Optional<TableMetadata> updated = tableChanges.apply(new TableChanges.Target(
+          changes.get(i).identifier(), table.bucket(), table.rootUri()), base, changes.get(i));
       if (updated.isEmpty()) {
         results.add(base);
         continue;
@@ -91,33 +91,13 @@ public final class TableCommits {
       TableMetadata written = files.writeTable(table.bucket(), updated.get(),
           Optional.of(base.metadataFileLocation()));
       swaps.add(new Swap(table.object().id(), table.object().metadataLocation(),
-          written.metadataFileLocation()));
+          written.metadataFileLocation(), CatalogChanges.committed(AuditAction.TABLE_COMMIT,
+              CatalogObject.Kind.TABLE, changes.get(i).identifier(),
+              table.object().metadataLocation(), written.metadataFileLocation(),
+              changes.get(i).updates())));
       results.add(written);
     }
     return new Plan<>(swaps, results);
-  }
-
-  /** The metadata after the change, or empty when the change changes nothing. */
-  private static Optional<TableMetadata> apply(TableMetadata base, UpdateTableRequest change) {
-    for (UpdateRequirement requirement : change.requirements()) {
-      requirement.validate(base);
-    }
-    TableMetadata.Builder builder = TableMetadata.buildFrom(base);
-    try {
-      for (MetadataUpdate update : change.updates()) {
-        if (update instanceof MetadataUpdate.SetLocation setLocation) {
-          // The location is the server's choice; a client's request to move it is ignored.
-          LOG.debug("ignoring a request to move {} to {}", change.identifier(),
-              setLocation.location());
-          continue;
-        }
-        update.applyTo(builder);
-      }
-    } catch (RetryableValidationException e) {
-      throw new CommitFailedException(e, "Validation failed, please retry: %s", e.getMessage());
-    }
-    TableMetadata updated = builder.build();
-    return updated.changes().isEmpty() ? Optional.empty() : Optional.of(updated);
   }
 
   private ResolvedObject writable(OrgContext context, TableIdentifier identifier) {

@@ -2,10 +2,12 @@ package io.floe.application.service.view;
 
 import io.floe.application.iceberg.FlatIdentifiers;
 import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.model.AuditAction;
 import io.floe.application.port.in.view.CreateViewUseCase;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogChanges;
 import io.floe.application.service.catalog.CatalogEntries;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.TablePlacement;
@@ -65,7 +67,9 @@ public final class CreateViewService implements CreateViewUseCase {
         .setCurrentVersion(request.viewVersion(), request.schema())
         .build();
     ViewMetadata written = files.writeView(placed.bucket(), metadata, Optional.empty());
-    return publisher.publish(context, ViewResponses.of(written), () -> entries.insert(
+    return publisher.publish(context, CatalogChanges.created(AuditAction.VIEW_CREATE,
+        CatalogObject.Kind.VIEW, identifier, written.metadataFileLocation()),
+        ViewResponses.of(written), () -> entries.insert(
         new CatalogEntries.NewEntry(ids.newId(), namespace, name, CatalogObject.Kind.VIEW,
             written.metadataFileLocation(), placed.location(), false), identifier));
   }

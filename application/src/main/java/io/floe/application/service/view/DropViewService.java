@@ -1,13 +1,16 @@
 package io.floe.application.service.view;
 
+import io.floe.application.model.AuditAction;
 import io.floe.application.port.in.view.DropViewUseCase;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogChanges;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.ResolvedObject;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
+import io.floe.domain.CatalogObject;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 
@@ -38,7 +41,8 @@ public final class DropViewService implements DropViewUseCase {
       throw e;
     }
     policy.require(context, Action.WRITE, view.namespace(), view.object());
-    publisher.publish(context, () -> {
+    publisher.publish(context, CatalogChanges.of(AuditAction.VIEW_DROP,
+        CatalogObject.Kind.VIEW, identifier), () -> {
       if (!objects.delete(view.object().id())) {
         throw new NoSuchViewException("View does not exist: %s", identifier);
       }

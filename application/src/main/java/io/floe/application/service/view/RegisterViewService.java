@@ -2,10 +2,12 @@ package io.floe.application.service.view;
 
 import io.floe.application.iceberg.FlatIdentifiers;
 import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.model.AuditAction;
 import io.floe.application.port.in.view.RegisterViewUseCase;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogChanges;
 import io.floe.application.service.catalog.CatalogEntries;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.RegistrationSource;
@@ -66,7 +68,9 @@ public final class RegisterViewService implements RegisterViewUseCase {
         request.metadataLocation());
     ViewMetadata metadata = source.metadata();
     StorageLocation location = new StorageLocation(bucket.id(), source.location());
-    return publisher.publish(context, ViewResponses.of(metadata), () -> entries.insert(
+    return publisher.publish(context, CatalogChanges.created(AuditAction.VIEW_REGISTER,
+        CatalogObject.Kind.VIEW, identifier, request.metadataLocation()),
+        ViewResponses.of(metadata), () -> entries.insert(
         new CatalogEntries.NewEntry(ids.newId(), namespace,
             FlatIdentifiers.tableName(request.name()), CatalogObject.Kind.VIEW,
             request.metadataLocation(), location, false), identifier));

@@ -1,9 +1,12 @@
 package io.floe.application.service.view;
 
+import io.floe.application.iceberg.ClientUpdates;
 import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.model.AuditAction;
 import io.floe.application.port.in.view.ReplaceViewUseCase;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogChanges;
 import io.floe.application.service.catalog.CatalogCommitter;
 import io.floe.application.service.catalog.CatalogCommitter.Plan;
 import io.floe.application.service.catalog.CatalogLocator;
@@ -11,6 +14,7 @@ import io.floe.application.service.catalog.ResolvedObject;
 import io.floe.application.service.catalog.TableLocations;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
+import io.floe.domain.CatalogObject;
 import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.MetadataUpdate;
@@ -51,22 +55,18 @@ public final class ReplaceViewService implements ReplaceViewUseCase {
       return replay.get().result();
     }
     return committer.commit(context, "view " + identifier,
-        () -> plan(writable(context, identifier), request));
+        () -> plan(writable(context, identifier), identifier, request));
   }
 
-  private Plan<LoadViewResponse> plan(ResolvedObject view, UpdateTableRequest request) {
+  private Plan<LoadViewResponse> plan(ResolvedObject view, TableIdentifier identifier,
+      UpdateTableRequest request) {
     ViewMetadata base = files.readView(view.bucket(), view.object().metadataLocation());
     for (UpdateRequirement requirement : request.requirements()) {
       requirement.validate(base);
     }
-    ViewMetadata.Builder builder = ViewMetadata.buildFrom(base);
-    for (MetadataUpdate update : request.updates()) {
-      if (!(update instanceof MetadataUpdate.SetLocation)) {
-        // The location is the server's choice; a client's request to move it is ignored.
-        update.applyTo(builder);
-      }
-    }
-    ViewMetadata updated = builder.build();
+    // The location is the server's choice; a client's request to move it is ignored.
+    ViewMetadata updated = ClientUpdates.applyToView(base, request.updates().stream()
+        .filter(update -> !(update instanceof MetadataUpdate.SetLocation)).toList());
     if (updated.changes().isEmpty()) {
       return new Plan<>(List.of(), ViewResponses.of(base));
     }
@@ -74,8 +74,10 @@ public final class ReplaceViewService implements ReplaceViewUseCase {
     ViewMetadata written = files.writeView(view.bucket(), updated,
         Optional.of(base.metadataFileLocation()));
     return new Plan<>(List.of(new CatalogCommitter.Swap(view.object().id(),
-        view.object().metadataLocation(), written.metadataFileLocation())),
-        ViewResponses.of(written));
+        view.object().metadataLocation(), written.metadataFileLocation(),
+        CatalogChanges.committed(AuditAction.VIEW_REPLACE, CatalogObject.Kind.VIEW, identifier,
+            view.object().metadataLocation(), written.metadataFileLocation(),
+            request.updates()))), ViewResponses.of(written));
   }
 
   private ResolvedObject writable(OrgContext context, TableIdentifier identifier) {

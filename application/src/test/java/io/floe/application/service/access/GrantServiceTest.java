@@ -29,7 +29,7 @@ class GrantServiceTest {
   private final Testbed bed = new Testbed();
   private final GrantService grants = new GrantService(bed.store.grants(), bed.store.namespaces(),
       bed.store.objects(), new OrgMembers(bed.store.identities()), bed.policy(), bed.ids,
-      bed.clock);
+      bed.clock, bed.publisher());
   private final OrgContext ada = bed.member("ada", Role.MEMBER);
   private final OrgContext bob = bed.member("bob", Role.MEMBER);
   private final Namespace sales = bed.namespace("sales", Visibility.PRIVATE);

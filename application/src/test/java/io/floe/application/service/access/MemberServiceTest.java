@@ -25,9 +25,9 @@ class MemberServiceTest {
   private final Testbed bed = new Testbed();
   private final OrgMembers members = new OrgMembers(bed.store.identities());
   private final MemberService service = new MemberService(bed.store.identities(), members,
-      bed.policy(), bed.store.unitOfWork(), bed.ids);
+      bed.policy(), bed.publisher(), bed.ids);
   private final TeamService teams = new TeamService(bed.store.identities(), members,
-      bed.policy());
+      bed.policy(), bed.publisher());
   private final OrgContext ada = bed.member("ada", Role.MEMBER);
 
   private PrincipalDetails create(Principal.Kind kind, String name, Optional<String> externalId) {

@@ -30,7 +30,7 @@ class TokenServiceTest {
   private final Testbed bed = new Testbed();
   private final OrgMembers members = new OrgMembers(bed.store.identities());
   private final TokenService tokens = new TokenService(bed.store.identities(), members,
-      bed.policy(), bed.ids, bed.clock);
+      bed.policy(), bed.ids, bed.clock, bed.publisher());
   private final AuthenticationService authentication =
       new AuthenticationService(bed.store.principals(), bed.store.orgs(), bed.clock);
   private final OrgContext ada = bed.member("ada", Role.MEMBER);

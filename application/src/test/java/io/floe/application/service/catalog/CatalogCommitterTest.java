@@ -1,5 +1,8 @@
 package io.floe.application.service.catalog;
 
+import io.floe.application.model.AuditAction;
+import io.floe.application.model.AuditTarget;
+import io.floe.application.model.AuditedChange;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,6 +31,9 @@ import org.junit.jupiter.api.Test;
  * under the objects' locks, where nobody can overtake it.
  */
 class CatalogCommitterTest {
+  private static final AuditedChange COMMIT =
+      AuditedChange.of(AuditAction.TABLE_COMMIT, AuditTarget.Kind.TABLE, "ns.t");
+
   private final Testbed bed = new Testbed();
   private final List<List<UUID>> locked = new ArrayList<>();
   private final CatalogCommitter committer = new CatalogCommitter(recordingLocks(),
@@ -69,7 +75,8 @@ class CatalogCommitterTest {
     String result = committer.commit(bed.admin, "table a", () -> {
       String current = pointer(a);
       planned.add(current);
-      return new Plan<>(List.of(new Swap(a.id(), current, "a1")), "planned on " + current);
+      return new Plan<>(List.of(new Swap(a.id(), current, "a1", COMMIT)),
+          "planned on " + current);
     });
     assertThat(result).isEqualTo("planned on a0");
     assertThat(planned).containsExactly("a0");
@@ -86,7 +93,7 @@ class CatalogCommitterTest {
       if (planned.size() == 1) {
         rivalMoves(a, "rival"); // after this plan read the pointer: the plan is stale
       }
-      return new Plan<>(List.of(new Swap(a.id(), current, "mine-" + planned.size())),
+      return new Plan<>(List.of(new Swap(a.id(), current, "mine-" + planned.size(), COMMIT)),
           "planned on " + current);
     });
     assertThat(planned).containsExactly("a0", "rival");
@@ -105,8 +112,8 @@ class CatalogCommitterTest {
         rivalMoves(b, "rival"); // a's swap will land, then b's will lose
       }
       int attempt = seenOfA.size();
-      return new Plan<>(List.of(new Swap(a.id(), currentA, "a" + attempt),
-          new Swap(b.id(), currentB, "b" + attempt)), null);
+      return new Plan<>(List.of(new Swap(a.id(), currentA, "a" + attempt, COMMIT),
+          new Swap(b.id(), currentB, "b" + attempt, COMMIT)), null);
     });
     // The second plan found a where it was: the first attempt's swap of a rolled back.
     assertThat(seenOfA).containsExactly("a0", "a0");
@@ -131,7 +138,8 @@ class CatalogCommitterTest {
         new Thread(rival, "late-rival").start();
         lateRival.add(rival);
       }
-      return new Plan<>(List.of(new Swap(a.id(), current, "mine-" + attempt)), current);
+      return new Plan<>(List.of(new Swap(a.id(), current, "mine-" + attempt, COMMIT)),
+          current);
     });
     assertThat(plannedInTransaction).containsExactly(false, false, false, true);
     assertThat(locked).containsExactly(List.of(a.id()));
@@ -151,7 +159,7 @@ class CatalogCommitterTest {
       if (target == a) {
         rivalMoves(a, "rival-" + attempt[0]);
       }
-      return new Plan<>(List.of(new Swap(target.id(), current, "mine")), null);
+      return new Plan<>(List.of(new Swap(target.id(), current, "mine", COMMIT)), null);
     })).isInstanceOf(CommitFailedException.class).hasMessageContaining("changed while");
     assertThat(pointer(b)).isEqualTo("b0");
   }
@@ -166,7 +174,8 @@ class CatalogCommitterTest {
       if (planned.size() == 1) {
         rivalMoves(a, "rival");
       }
-      return new Plan<>(List.of(new Swap(a.id(), current, "mine")), "planned on " + current);
+      return new Plan<>(List.of(new Swap(a.id(), current, "mine", COMMIT)),
+          "planned on " + current);
     });
     IdempotencyStore.Recorded recorded = bed.store.idempotency().find(bed.org.id(),
         bed.admin.caller().principal().id(), "key-1", bed.clock.instant()).orElseThrow();

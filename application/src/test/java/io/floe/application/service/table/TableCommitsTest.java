@@ -3,6 +3,7 @@ package io.floe.application.service.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.application.iceberg.replay.ChangeReplay;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
@@ -58,11 +59,12 @@ class TableCommitsTest {
     }
   };
   private final ChangePublisher publisher = new ChangePublisher(bed.store.idempotency(),
-      bed.codec, unitOfWork, bed.clock, Testbed.KEY_LIFETIME);
+      bed.store.audit(), bed.codec, unitOfWork, bed.clock, Testbed.KEY_LIFETIME);
   private final AccessPolicy policy = bed.policy();
   private final CatalogLocator locator = bed.locator();
   private final TableCommits commits = new TableCommits(locator, policy, bed.files,
-      new CatalogCommitter(bed.store.pointers(), unitOfWork, publisher, bed.clock), publisher);
+      new CatalogCommitter(bed.store.pointers(), unitOfWork, publisher, bed.clock), publisher,
+      new TableChanges(bed.files, new ChangeReplay()));
   private final CommitTableService commitTable = new CommitTableService(commits,
       new StagedTableCompletion(locator, policy, new TablePlacement(bed.store.orgs(),
           new PrefixClaimer(bed.store.orgs(), bed.store.claims(), bed.storage), bed.ids,

@@ -1,6 +1,7 @@
 package io.floe.application.port.in.org;
 
 import io.floe.application.model.BucketSpec;
+import io.floe.application.model.RequestInfo;
 import io.floe.application.port.in.org.ProvisionOrgUseCase.ProvisionedOrg;
 import io.floe.application.security.Caller;
 import io.floe.domain.Org;
@@ -8,7 +9,8 @@ import java.util.Optional;
 
 /**
  * The server operators' view of orgs: creating them and switching their Iceberg feature flag.
- * Operators are the admins of the server's bootstrap org; everyone else gets a 403.
+ * Operators are the admins of the server's bootstrap org; everyone else gets a 403. Their changes
+ * are recorded in the bootstrap org's audit log, the org they act from.
  */
 public interface OrgAdministrationUseCase {
   /**
@@ -23,11 +25,11 @@ public interface OrgAdministrationUseCase {
    * @throws org.apache.iceberg.exceptions.AlreadyExistsException when the name is taken
    * @throws io.floe.domain.InvalidNameException when the name breaks the org name rules
    */
-  ProvisionedOrg create(Caller caller, NewOrg org);
+  ProvisionedOrg create(Caller caller, RequestInfo request, NewOrg org);
 
   /**
    * @throws org.apache.iceberg.exceptions.ForbiddenException when the caller is not an operator
    * @throws org.apache.iceberg.exceptions.NoSuchWarehouseException when there is no such org
    */
-  Org setIcebergEnabled(Caller caller, String org, boolean enabled);
+  Org setIcebergEnabled(Caller caller, RequestInfo request, String org, boolean enabled);
 }

@@ -4,6 +4,7 @@ import io.floe.application.security.OrgContext;
 import io.floe.domain.RepoCommit;
 import io.floe.domain.RepoNode;
 import io.floe.domain.RepoRefs;
+import io.floe.domain.RepoTables;
 import java.util.List;
 
 /** Reads a repo's branches, tags, history and nodes without an Icechunk client. */
@@ -16,4 +17,7 @@ public interface BrowseRepoUseCase {
   List<RepoCommit> log(OrgContext context, String repo, String ref, int limit);
 
   RepoNode node(OrgContext context, String repo, String ref, String path);
+
+  /** The Iceberg tables declared in the repo as of {@code ref}, by the icechest convention. */
+  RepoTables tables(OrgContext context, String repo, String ref);
 }

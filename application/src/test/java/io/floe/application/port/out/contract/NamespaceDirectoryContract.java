@@ -67,12 +67,36 @@ public abstract class NamespaceDirectoryContract extends PortContract {
     fixture.table(ns, "a");
     fixture.table(ns, "b");
     fixture.view(ns, "v");
-    Listed listed = directory().findLive(fixture.org.id(), new CatalogName("sales"))
-        .orElseThrow();
+    Listed listed = directory().findLive(fixture.org.id(), new CatalogName("sales"),
+        ListingScope.all()).orElseThrow();
     assertThat(listed).isEqualTo(new Listed(ns, "main", 2));
     ports().namespaceDeletes().markDeleted(ns.id(), fixture.now, fixture.now.plusSeconds(60),
         false, false);
-    assertThat(directory().findLive(fixture.org.id(), ns.name())).isEmpty();
+    assertThat(directory().findLive(fixture.org.id(), ns.name(), ListingScope.all())).isEmpty();
+  }
+
+  @Test
+  void aTableCountCountsOnlyTheTablesTheScopeLetsTheCallerSee() {
+    Namespace ns = fixture.namespace("sales");
+    CatalogObject granted = fixture.table(ns, "a");
+    fixture.table(ns, "b");
+    fixture.table(ns, "c");
+    Principal ada = fixture.user("ada");
+    fixture.grant(ada, ns, Optional.of(granted), Action.READ);
+    ListingScope adas = new ListingScope(false, Set.of(), Optional.of(ada.id()));
+    assertThat(directory().findLive(fixture.org.id(), ns.name(), adas).orElseThrow()
+        .tableCount()).isEqualTo(1);
+    assertThat(directory().list(fixture.org.id(), adas, Optional.empty()))
+        .extracting(Listed::tableCount).containsExactly(1L);
+    assertThat(directory().search(fixture.org.id(), adas, query(Optional.empty(), Map.of(),
+        Optional.of(ListingSort.NAME), SortDirection.ASC, false, 1, 10), fixture.now).items())
+        .extracting(Listed::tableCount).containsExactly(1L);
+
+    fixture.grant(ada, ns, Optional.empty(), Action.READ);
+    assertThat(directory().findLive(fixture.org.id(), ns.name(), adas).orElseThrow()
+        .tableCount()).isEqualTo(3);
+    assertThat(directory().findLive(fixture.org.id(), ns.name(), new ListingScope(false,
+        Set.of(Visibility.PRIVATE), Optional.empty())).orElseThrow().tableCount()).isEqualTo(3);
   }
 
   @Test

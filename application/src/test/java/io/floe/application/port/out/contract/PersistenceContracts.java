@@ -126,6 +126,14 @@ public abstract class PersistenceContracts {
   }
 
   @Nested
+  class RepoCommitLocks extends RepoCommitLocksContract {
+    @Override
+    protected PersistencePorts ports() {
+      return backend;
+    }
+  }
+
+  @Nested
   class RepoSoftDeletes extends RepoSoftDeleteStoreContract {
     @Override
     protected PersistencePorts ports() {
@@ -175,6 +183,22 @@ public abstract class PersistenceContracts {
 
   @Nested
   class Idempotency extends IdempotencyStoreContract {
+    @Override
+    protected PersistencePorts ports() {
+      return backend;
+    }
+  }
+
+  @Nested
+  class Audit extends AuditLogContract {
+    @Override
+    protected PersistencePorts ports() {
+      return backend;
+    }
+  }
+
+  @Nested
+  class WebSessions extends WebSessionStoreContract {
     @Override
     protected PersistencePorts ports() {
       return backend;

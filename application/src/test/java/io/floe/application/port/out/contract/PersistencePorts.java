@@ -1,5 +1,6 @@
 package io.floe.application.port.out.contract;
 
+import io.floe.application.port.out.AuditLog;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.DroppedTableClaimStore;
 import io.floe.application.port.out.GrantStore;
@@ -15,9 +16,11 @@ import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.PendingCreationStore;
 import io.floe.application.port.out.PrefixClaimStore;
 import io.floe.application.port.out.PrincipalStore;
+import io.floe.application.port.out.RepoCommitLocks;
 import io.floe.application.port.out.RepoStore;
 import io.floe.application.port.out.SoftDeleteStore;
 import io.floe.application.port.out.UnitOfWork;
+import io.floe.application.port.out.WebSessionStore;
 import io.floe.domain.Namespace;
 import io.floe.domain.Repo;
 
@@ -62,7 +65,13 @@ public interface PersistencePorts extends AutoCloseable {
 
   SoftDeleteStore<Repo> repoDeletes();
 
+  RepoCommitLocks repoCommitLocks();
+
   IdempotencyStore idempotency();
+
+  AuditLog audit();
+
+  WebSessionStore webSessions();
 
   /**
    * Whether a transaction locks single rows, so that another one skips the rows it holds where a

@@ -44,6 +44,21 @@ final class InMemoryAccess {
         .isPresent();
   }
 
+  /**
+   * A listing in {@code scope} counts the object: every object of a namespace the caller may
+   * read (readable by all, or granted as a whole), else only the objects granted to it.
+   */
+  boolean counts(CatalogObject object, Namespace namespace, ListingScope scope) {
+    if (scope.everything() || scope.readableByAll().contains(namespace.visibility())) {
+      return true;
+    }
+    return scope.grantee().filter(grantee -> db.grants.values().stream()
+        .anyMatch(grant -> heldBy(grant, grantee) && (grant.tableId().isEmpty()
+            ? grant.namespaceId().equals(namespace.id())
+            : grant.tableId().get().equals(object.id()))))
+        .isPresent();
+  }
+
   boolean inScope(CatalogObject object, TableScope scope) {
     return scope.grantee().map(grantee -> db.grants.values().stream()
             .anyMatch(grant -> grant.tableId().equals(Optional.of(object.id()))

@@ -1,5 +1,6 @@
 package io.floe.application.port.out.inmemory;
 
+import io.floe.application.model.AuditEntry;
 import io.floe.application.port.out.IdempotencyStore;
 import io.floe.application.port.out.NameRegistry;
 import io.floe.application.port.out.PendingCreationStore;
@@ -14,6 +15,7 @@ import io.floe.domain.PrefixClaim;
 import io.floe.domain.Principal;
 import io.floe.domain.Repo;
 import io.floe.domain.Role;
+import io.floe.domain.WebSession;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -88,6 +90,8 @@ public final class InMemoryDatabase implements UnitOfWork {
 
   record IdempotencyRow(IdempotencyStore.Recorded recorded, Instant expiresAt) {}
 
+  record AuditRow(UUID orgId, AuditEntry entry) {}
+
   /**
    * A namespace's or repo's row with the soft-delete columns both tables share. The owner record
    * carries {@code deleted_at} itself.
@@ -121,6 +125,8 @@ public final class InMemoryDatabase implements UnitOfWork {
   final Table<UUID, GrantRow> grants = table();
   final Table<IdempotencyKey, IdempotencyRow> idempotency = table();
   final Table<UUID, PendingCreationStore.Pending> pending = table();
+  final Table<Long, AuditRow> auditLog = table();
+  final Table<UUID, WebSession> webSessions = table();
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Clock clock;

@@ -36,8 +36,8 @@ public final class InMemoryNamespaceDirectory implements NamespaceDirectory {
   }
 
   @Override
-  public Optional<Listed> findLive(UUID orgId, CatalogName name) {
-    return db.statement(() -> listed(orgId)
+  public Optional<Listed> findLive(UUID orgId, CatalogName name, ListingScope scope) {
+    return db.statement(() -> listed(orgId, scope)
         .filter(listed -> !listed.namespace().isDeleted()
             && listed.namespace().name().key().equals(name.key()))
         .findFirst());
@@ -45,7 +45,7 @@ public final class InMemoryNamespaceDirectory implements NamespaceDirectory {
 
   @Override
   public List<Listed> list(UUID orgId, ListingScope scope, Optional<Instant> ghostsAt) {
-    return db.statement(() -> listed(orgId)
+    return db.statement(() -> listed(orgId, scope)
         .filter(listed -> access.inScope(listed.namespace(), scope))
         .filter(listed -> liveOrGhost(listed.namespace(), ghostsAt))
         .sorted(Comparator.comparing((Listed listed) -> listed.namespace().name().key())
@@ -56,7 +56,7 @@ public final class InMemoryNamespaceDirectory implements NamespaceDirectory {
   @Override
   public Page<Listed> search(UUID orgId, ListingScope scope, NamespaceQuery query, Instant now) {
     return db.statement(() -> {
-      List<Listed> matching = listed(orgId)
+      List<Listed> matching = listed(orgId, scope)
           .filter(listed -> access.inScope(listed.namespace(), scope))
           .filter(listed -> liveOrGhost(listed.namespace(),
               query.includeGhosts() ? Optional.of(now) : Optional.empty()))
@@ -100,16 +100,18 @@ public final class InMemoryNamespaceDirectory implements NamespaceDirectory {
     });
   }
 
-  private Stream<Listed> listed(UUID orgId) {
+  private Stream<Listed> listed(UUID orgId, ListingScope scope) {
     return db.namespaces.values().stream().map(LifecycleRow::owner)
         .filter(namespace -> namespace.orgId().equals(orgId))
-        .flatMap(namespace -> db.buckets.get(namespace.bucketId()).map(bucket ->
-            new Listed(namespace, bucket.nickname().value(), tableCount(namespace))).stream());
+        .flatMap(namespace -> db.buckets.get(namespace.bucketId()).map(bucket -> new Listed(
+            namespace, bucket.nickname().value(), tableCount(namespace, scope))).stream());
   }
 
-  private long tableCount(Namespace namespace) {
+  /** The namespace's tables that {@code scope} lets the caller see. */
+  private long tableCount(Namespace namespace, ListingScope scope) {
     return db.objects.values().stream().filter(object ->
-        object.namespaceId().equals(namespace.id()) && object.kind() == CatalogObject.Kind.TABLE)
+        object.namespaceId().equals(namespace.id()) && object.kind() == CatalogObject.Kind.TABLE
+            && access.counts(object, namespace, scope))
         .count();
   }
 

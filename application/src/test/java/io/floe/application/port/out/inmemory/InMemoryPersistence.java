@@ -28,6 +28,9 @@ public final class InMemoryPersistence implements PersistencePorts {
   private final InMemoryRepoStore repos;
   private final InMemorySoftDeleteStore<Repo> repoDeletes;
   private final InMemoryIdempotencyStore idempotency;
+  private final InMemoryRepoCommitLocks repoCommitLocks;
+  private final InMemoryAuditLog audit;
+  private final InMemoryWebSessionStore webSessions;
 
   public InMemoryPersistence() {
     this(Clock.systemUTC());
@@ -53,6 +56,9 @@ public final class InMemoryPersistence implements PersistencePorts {
     this.repos = new InMemoryRepoStore(db);
     this.repoDeletes = InMemorySoftDeleteStore.repos(db);
     this.idempotency = new InMemoryIdempotencyStore(db);
+    this.repoCommitLocks = new InMemoryRepoCommitLocks(db);
+    this.audit = new InMemoryAuditLog(db);
+    this.webSessions = new InMemoryWebSessionStore(db);
   }
 
   /** A transaction holds the whole database: another one waits rather than skipping rows. */
@@ -147,6 +153,11 @@ public final class InMemoryPersistence implements PersistencePorts {
   }
 
   @Override
+  public InMemoryRepoCommitLocks repoCommitLocks() {
+    return repoCommitLocks;
+  }
+
+  @Override
   public InMemorySoftDeleteStore<Repo> repoDeletes() {
     return repoDeletes;
   }
@@ -154,5 +165,15 @@ public final class InMemoryPersistence implements PersistencePorts {
   @Override
   public InMemoryIdempotencyStore idempotency() {
     return idempotency;
+  }
+
+  @Override
+  public InMemoryAuditLog audit() {
+    return audit;
+  }
+
+  @Override
+  public InMemoryWebSessionStore webSessions() {
+    return webSessions;
   }
 }

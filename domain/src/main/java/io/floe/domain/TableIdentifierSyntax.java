@@ -1,12 +1,13 @@
-package io.floe.bootstrap.cli;
+package io.floe.domain;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code NAMESPACE.TABLE}, as the arraylake CLI and web app write it: each component is
- * {@code [A-Za-z0-9_-]+}, or double-quoted with {@code ""} standing for one quote, so names with
- * dots or other characters can be written exactly.
+ * {@code NAMESPACE.TABLE}, as the command line and the web app write it (and the arraylake CLI):
+ * each component is {@code [A-Za-z0-9_-]+}, or double-quoted with {@code ""} standing for one
+ * quote, so names with dots or other characters can be written exactly. One rule for both, so
+ * that what the web app's copy button gives the command line reads back.
  */
 public record TableIdentifierSyntax(String namespace, String table) {
   private static final String COMPONENT = "([A-Za-z0-9_-]+|\"(?:[^\"]|\"\")+\")";
@@ -16,7 +17,7 @@ public record TableIdentifierSyntax(String namespace, String table) {
   public static TableIdentifierSyntax parse(String text) {
     Matcher matcher = IDENTIFIER.matcher(text);
     if (!matcher.matches()) {
-      throw new IllegalArgumentException("expected NAMESPACE.TABLE, got '" + text
+      throw new DomainException("expected NAMESPACE.TABLE, got '" + text
           + "'; double-quote names with dots or other characters, e.g. '\"ns.v2\".table'");
     }
     return new TableIdentifierSyntax(unquote(matcher.group(1)), unquote(matcher.group(2)));

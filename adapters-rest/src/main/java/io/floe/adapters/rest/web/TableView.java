@@ -1,0 +1,127 @@
+package io.floe.adapters.rest.web;
+
+import io.floe.adapters.rest.web.view.Crumb;
+import io.floe.adapters.rest.web.view.MetadataEntry;
+import io.floe.adapters.rest.web.view.SnapshotRow;
+import io.floe.adapters.rest.web.view.SpecRow;
+import io.floe.adapters.rest.web.view.Tab;
+import io.floe.adapters.rest.web.view.TablePage;
+import io.floe.application.port.in.table.LoadTableUseCase;
+import io.floe.application.security.OrgContext;
+import io.floe.domain.TableIdentifierSyntax;
+import io.floe.domain.TableName;
+import io.javalin.config.RoutesConfig;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.SortField;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
+
+/**
+ * The table page, from the table's current metadata as {@code loadTable} gives it to engines
+ * (with the same access check, and no storage credentials): schema, partition spec, sort order,
+ * snapshots with their chart, properties, and Connect.
+ */
+final class TableView {
+  static final String PATH = NamespaceView.PATH + "/tables/{table}";
+
+  private final WebHandlers handlers;
+  private final LoadTableUseCase tables;
+
+  TableView(WebHandlers handlers, LoadTableUseCase tables) {
+    this.handlers = handlers;
+    this.tables = tables;
+  }
+
+  void register(RoutesConfig routes) {
+    routes.get(PATH, handlers.page(this::show));
+  }
+
+  private void show(WebRequest r) {
+    OrgContext context = r.scope();
+    String ns = NamespaceView.name(r).value();
+    String name = new TableName(r.path("table")).value();
+    TableMetadata metadata = tables.loadTable(context, TableIdentifier.of(ns, name),
+        SnapshotMode.ALL, Set.of()).response().tableMetadata();
+    String org = context.org().name().value();
+    Schema schema = metadata.schema();
+    List<Snapshot> history = new ArrayList<>(metadata.snapshots());
+    history.sort(Comparator.comparingLong(Snapshot::timestampMillis)
+        .thenComparingLong(Snapshot::sequenceNumber));
+    Long current = metadata.currentSnapshot() == null ? null
+        : metadata.currentSnapshot().snapshotId();
+    r.render("table.jte", new TablePage(
+        r.chrome(ns + "." + name, List.of(new Crumb(ns, WebPaths.namespace(org, ns)),
+            new Crumb(name, null))),
+        tabs(r.query("tab").orElse("schema")),
+        ns, name, new TableIdentifierSyntax(ns, name).format(),
+        metadata.location(), Integer.toString(metadata.formatVersion()), metadata.uuid(),
+        SchemaRows.of(schema),
+        metadata.spec().fields().stream().map(field -> partition(schema, field)).toList(),
+        metadata.sortOrder().fields().stream().map(field -> sort(schema, field)).toList(),
+        newestFirst(history, current),
+        SnapshotChart.of(history),
+        properties(metadata.properties()),
+        ConnectSnippets.of(NamespaceView.catalogUri(r.http()), org, ns, Optional.of(name))));
+  }
+
+  private static List<SnapshotRow> newestFirst(List<Snapshot> history, Long current) {
+    List<SnapshotRow> rows = new ArrayList<>();
+    history.forEach(snapshot -> rows.add(row(snapshot, current)));
+    java.util.Collections.reverse(rows);
+    return rows;
+  }
+
+  private static SpecRow partition(Schema schema, PartitionField field) {
+    return new SpecRow(field.name(), column(schema, field.sourceId()),
+        field.transform().toString(), "field id " + field.fieldId());
+  }
+
+  private static SpecRow sort(Schema schema, SortField field) {
+    return new SpecRow(column(schema, field.sourceId()), column(schema, field.sourceId()),
+        field.transform().toString(), field.direction().name().toLowerCase(Locale.ROOT)
+            + ", nulls " + field.nullOrder().name().toLowerCase(Locale.ROOT).replace("nulls_", ""));
+  }
+
+  private static String column(Schema schema, int id) {
+    String name = schema.findColumnName(id);
+    return name == null ? "(dropped column " + id + ")" : name;
+  }
+
+  private static SnapshotRow row(Snapshot snapshot, Long current) {
+    Map<String, String> summary = snapshot.summary() == null ? Map.of() : snapshot.summary();
+    java.time.Instant committed = java.time.Instant.ofEpochMilli(snapshot.timestampMillis());
+    return new SnapshotRow(Long.toString(snapshot.snapshotId()),
+        snapshot.parentId() == null ? "" : Long.toString(snapshot.parentId()),
+        Times.shown(committed), Times.iso(committed),
+        snapshot.operation() == null ? "" : snapshot.operation(),
+        summary.getOrDefault(SnapshotSummary.ADDED_RECORDS_PROP, ""),
+        summary.getOrDefault(SnapshotSummary.TOTAL_RECORDS_PROP, ""),
+        summary.getOrDefault(SnapshotSummary.TOTAL_DATA_FILES_PROP, ""),
+        current != null && current == snapshot.snapshotId());
+  }
+
+  private static List<MetadataEntry> properties(Map<String, String> properties) {
+    List<MetadataEntry> out = new ArrayList<>();
+    new TreeMap<>(properties).forEach((key, value) -> out.add(new MetadataEntry(key, "", value)));
+    return out;
+  }
+
+  private static List<Tab> tabs(String wanted) {
+    List<String> ids = List.of("schema", "snapshots", "properties", "connect");
+    String open = ids.contains(wanted) ? wanted : "schema";
+    return ids.stream().map(id -> new Tab(id, Character.toUpperCase(id.charAt(0))
+        + id.substring(1), id.equals(open))).toList();
+  }
+}

@@ -1,0 +1,117 @@
+package io.floe.application.service.access;
+
+import io.floe.application.port.in.access.AuthenticateUseCase;
+import io.floe.application.port.in.access.WebSessionsUseCase;
+import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.IdentityTokens;
+import io.floe.application.port.out.PrincipalStore;
+import io.floe.application.port.out.WebSessionStore;
+import io.floe.application.security.Caller;
+import io.floe.domain.ApiToken;
+import io.floe.domain.Principal;
+import io.floe.domain.WebSession;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+
+/**
+ * Web sessions: started by the same authentication as the API (so a token the API refuses signs
+ * no one in), kept as hashes, ended by signing out, by expiry, or by revoking the API token that
+ * started them.
+ */
+public final class WebSessionService implements WebSessionsUseCase {
+  private static final int SECRET_BYTES = 32;
+  private static final String ENDED = "Signed out or expired: sign in again";
+  /** Expired sessions are kept this long, so a stale cookie still reads as "expired". */
+  private static final Duration KEEP_EXPIRED = Duration.ofDays(1);
+
+  private final AuthenticateUseCase authentication;
+  private final IdentityTokens idTokens;
+  private final Function<String, Optional<Principal>> usersByExternalId;
+  private final PrincipalStore principals;
+  private final WebSessionStore sessions;
+  private final IdGenerator ids;
+  private final Clock clock;
+  private final Duration lifetime;
+
+  public WebSessionService(AuthenticateUseCase authentication, IdentityTokens idTokens,
+      Function<String, Optional<Principal>> usersByExternalId, PrincipalStore principals,
+      WebSessionStore sessions, IdGenerator ids, Clock clock, Duration lifetime) {
+    if (lifetime.isNegative() || lifetime.isZero()) {
+      throw new IllegalArgumentException("a session lifetime must be positive");
+    }
+    this.authentication = authentication;
+    this.idTokens = idTokens;
+    this.usersByExternalId = usersByExternalId;
+    this.principals = principals;
+    this.sessions = sessions;
+    this.ids = ids;
+    this.clock = clock;
+    this.lifetime = lifetime;
+  }
+
+  @Override
+  public StartedSession signIn(String bearerToken) {
+    Caller caller = authentication.authenticate(bearerToken);
+    Optional<ApiToken> token = bearerToken.strip().startsWith(ApiToken.PREFIX)
+        ? principals.findTokenByHash(ApiToken.hash(bearerToken.strip())) : Optional.empty();
+    return start(caller.principal(), token);
+  }
+
+  @Override
+  public StartedSession signInWithIdToken(String idToken) {
+    Principal user = Optional.ofNullable(idToken).flatMap(idTokens::verify)
+        .flatMap(usersByExternalId)
+        .filter(principal -> principal.kind() == Principal.Kind.USER)
+        .orElseThrow(() -> new NotAuthorizedException(
+            "The identity provider's answer names no user of this server"));
+    return start(user, Optional.empty());
+  }
+
+  @Override
+  public ActiveSession resume(String secret) {
+    if (secret == null || secret.isBlank()) {
+      throw new NotAuthorizedException("Sign in first");
+    }
+    Instant now = clock.instant();
+    WebSessionStore.Found found = sessions.findBySecretHash(ApiToken.hash(secret))
+        .filter(candidate -> candidate.session().isActiveAt(now))
+        .filter(candidate -> candidate.session().apiTokenId().isEmpty()
+            || candidate.apiToken().filter(token -> token.isUsableAt(now)).isPresent())
+        .orElseThrow(() -> new NotAuthorizedException(ENDED));
+    Principal principal = principals.findPrincipal(found.session().principalId())
+        .orElseThrow(() -> new NotAuthorizedException(ENDED));
+    found.apiToken().ifPresent(token -> principals.touchToken(token.id(), now));
+    return new ActiveSession(new Caller(principal), found.session().csrfToken(),
+        found.session().expiresAt());
+  }
+
+  @Override
+  public void signOut(String secret) {
+    if (secret != null && !secret.isBlank()) {
+      sessions.end(ApiToken.hash(secret), clock.instant());
+    }
+  }
+
+  private StartedSession start(Principal principal, Optional<ApiToken> token) {
+    Instant now = clock.instant();
+    Instant expiresAt = now.plus(lifetime);
+    Optional<Instant> tokenExpiry = token.flatMap(ApiToken::expiresAt);
+    if (tokenExpiry.isPresent() && tokenExpiry.get().isBefore(expiresAt)) {
+      expiresAt = tokenExpiry.get();
+    }
+    String secret = randomText();
+    sessions.insert(new WebSession(ids.newId(), principal.id(), ApiToken.hash(secret),
+        token.map(ApiToken::id), randomText(), now, expiresAt, Optional.empty()));
+    sessions.deleteExpired(now.minus(KEEP_EXPIRED));
+    return new StartedSession(secret, expiresAt);
+  }
+
+  private String randomText() {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(ids.randomBytes(SECRET_BYTES));
+  }
+}

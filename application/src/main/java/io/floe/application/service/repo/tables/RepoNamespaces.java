@@ -1,0 +1,93 @@
+package io.floe.application.service.repo.tables;
+
+import io.floe.application.port.out.IcechunkRepositories;
+import io.floe.application.port.out.OrgStore;
+import io.floe.application.port.out.RepoContentNotFoundException;
+import io.floe.application.port.out.RepoStore;
+import io.floe.application.port.out.RepoTablePointers;
+import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.OrgContext;
+import io.floe.domain.BucketConfig;
+import io.floe.domain.Repo;
+import io.floe.domain.RepoRefs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+
+/**
+ * Finds the repo versions engines address as namespaces ({@link RepoNamespaceName}), for callers
+ * who may use repos; for everyone else, and for refs that do not exist, there is no such
+ * namespace.
+ */
+public final class RepoNamespaces {
+  private final RepoStore repos;
+  private final OrgStore orgs;
+  private final RepoTablePointers pointers;
+  private final IcechunkRepositories icechunk;
+  private final AccessPolicy policy;
+
+  public RepoNamespaces(RepoStore repos, OrgStore orgs, RepoTablePointers pointers,
+      IcechunkRepositories icechunk, AccessPolicy policy) {
+    this.repos = repos;
+    this.orgs = orgs;
+    this.pointers = pointers;
+    this.icechunk = icechunk;
+    this.policy = policy;
+  }
+
+  /** The repo version {@code namespace} names, as of now, if the caller may use it. */
+  public Optional<RepoNamespace> find(OrgContext context, Namespace namespace) {
+    if (!policy.mayUseRepos(context)) {
+      return Optional.empty();
+    }
+    return RepoNamespaceName.parse(namespace).flatMap(name ->
+        repos.findLive(context.org().id(), name.repo()).flatMap(repo -> {
+          BucketConfig bucket = bucketOf(repo);
+          try {
+            return Optional.of(new RepoNamespace(repo, bucket, namespace,
+                pointers.read(bucket, repo.location().path(), name.ref())));
+          } catch (RepoContentNotFoundException e) {
+            return Optional.empty();
+          }
+        }));
+  }
+
+  /** {@link #find}, or the "no such namespace" of a namespace that is not there. */
+  public RepoNamespace require(OrgContext context, Namespace namespace) {
+    return find(context, namespace).orElseThrow(() ->
+        new NoSuchNamespaceException("Namespace does not exist: %s", namespace));
+  }
+
+  /** Whether the namespace can only be a repo version (it holds an '@'). */
+  public static boolean isVersioned(Namespace namespace) {
+    return RepoNamespaceName.isVersioned(namespace);
+  }
+
+  /**
+   * The namespaces the caller's repos offer, sorted by name: each repo, and each of its other
+   * branches and its tags as {@code <repo>@<ref>}. Snapshot ids are addressable, not listed.
+   */
+  public List<String> names(OrgContext context) {
+    if (!policy.mayUseRepos(context)) {
+      return List.of();
+    }
+    List<String> names = new ArrayList<>();
+    for (Repo repo : repos.listLive(context.org().id())) {
+      RepoRefs refs = icechunk.refs(bucketOf(repo), repo.location().path());
+      names.add(repo.name().value());
+      refs.branches().stream().map(RepoRefs.Pointer::name)
+          .filter(branch -> !branch.equals(RepoNamespaceName.DEFAULT_BRANCH))
+          .forEach(branch -> names.add(RepoNamespaceName.of(repo.name(), branch)));
+      refs.tags().forEach(tag -> names.add(RepoNamespaceName.of(repo.name(), tag.name())));
+    }
+    names.sort(String.CASE_INSENSITIVE_ORDER);
+    return names;
+  }
+
+  private BucketConfig bucketOf(Repo repo) {
+    return orgs.bucket(repo.location().bucketId()).orElseThrow(() -> new IllegalStateException(
+        "repo " + repo.id() + " refers to a missing bucket configuration"));
+  }
+}
