@@ -71,6 +71,10 @@ public abstract class CatalogObjectStoreContract extends PortContract {
     assertThat(located.namespace()).isEqualTo(ns);
     assertThat(located.object()).contains(orders);
     assertThat(located.bucket()).contains(fixture.bucket);
+    // Asked again, a store that now holds the namespace and the bucket in memory answers the same:
+    // the bucket with its credentials opened, as read along with the table.
+    assertThat(objects().locate(fixture.org.id(), ns.name(), new TableName("orders")))
+        .contains(located);
 
     // A namespace without that object is found alone; a missing or other org's one is not.
     CatalogObjectStore.Located empty = objects().locate(fixture.org.id(), ns.name(),
