@@ -148,7 +148,7 @@ public final class FloeServer implements AutoCloseable {
     Operators operators = new Operators(orgs, principals, policy, settings.org());
     this.provisioning = new OrgProvisioningService(orgs, principals, database, ids, clock,
         localBuckets);
-    JooqIdentityDirectory identities = new JooqIdentityDirectory(database);
+    JooqIdentityDirectory identities = new JooqIdentityDirectory(database, tokenUses::flush);
     AuthenticationService authentication = new AuthenticationService(principals, orgs, clock,
         settings.oidc().<IdentityTokens>map(JwksIdentityTokens::new).orElse(IdentityTokens.NONE),
         identities::findByExternalId);
