@@ -69,6 +69,7 @@ public class AuditCostBench {
   private final Database database;
   private final JooqCatalogObjectStore objects;
   private final JooqAuditLog audit;
+  private final SecretCipher cipher = new SecretCipher(SealingKey.generate("bench"), List.of());
   private final Org org = new Org(UUID.randomUUID(), new OrgName("bench"), true);
   private final Principal actor = new Principal(UUID.randomUUID(), Principal.Kind.USER, "ada");
   private CatalogObject table;
@@ -77,7 +78,7 @@ public class AuditCostBench {
 
   AuditCostBench(Database database) {
     this.database = database;
-    this.objects = new JooqCatalogObjectStore(database);
+    this.objects = new JooqCatalogObjectStore(database, cipher);
     this.audit = new JooqAuditLog(database);
   }
 
@@ -90,8 +91,7 @@ public class AuditCostBench {
   }
 
   private void setUp() {
-    JooqOrgStore orgs = new JooqOrgStore(database,
-        new SecretCipher(SealingKey.generate("bench"), List.of()));
+    JooqOrgStore orgs = new JooqOrgStore(database, cipher);
     orgs.insertOrg(org);
     BucketConfig bucket = new BucketConfig(UUID.randomUUID(), org.id(), new CatalogName("main"),
         StoragePlatform.S3, "data", new StoragePath("warehouse"), Optional.empty(),

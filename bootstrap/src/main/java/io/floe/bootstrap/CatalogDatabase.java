@@ -1,11 +1,13 @@
 package io.floe.bootstrap;
 
+import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
 import io.floe.adapters.persistence.BucketCredentialSealing;
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.persistence.SecretCipher;
 import io.floe.adapters.persistence.UnreadableSecretException;
 import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
+import java.util.Optional;
 
 /**
  * The catalog's database as a server or {@code floe secrets} opens it: the external PostgreSQL, or
@@ -16,9 +18,15 @@ final class CatalogDatabase {
 
   /** Connects (starting the embedded PostgreSQL unless an external one is configured). */
   static Database open(ServerSettings settings, int poolSize, StartedServices started) {
+    return open(settings, poolSize, started, Optional.empty());
+  }
+
+  /** Like {@link #open(ServerSettings, int, StartedServices)}, reporting the pool's use. */
+  static Database open(ServerSettings settings, int poolSize, StartedServices started,
+      Optional<MetricsTrackerFactory> poolMetrics) {
     DatabaseSettings database = settings.database().orElseGet(() ->
         started.push(EmbeddedPostgresServer.start(settings.embeddedPostgresDir())).settings());
-    return started.push(Database.open(database, poolSize));
+    return started.push(Database.open(database, poolSize, poolMetrics));
   }
 
   /**

@@ -1,12 +1,14 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.persistence.JooqCatalogObjectStore;
 import io.floe.adapters.rest.iceberg.TableUseCases;
 import io.floe.adapters.rest.iceberg.ViewUseCases;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.iceberg.replay.ChangeReplay;
+import io.floe.application.port.out.CatalogObjectStore;
+import io.floe.application.port.out.CommitEvents;
 import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.MetadataPointers;
 import io.floe.application.port.out.RequestSigner;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
@@ -49,12 +51,14 @@ final class CatalogModule {
   final TableStorageAccess storageAccess;
   final TableChanges tableChanges;
 
-  CatalogModule(JooqCatalogObjectStore objects, CatalogLocator locator, AccessPolicy policy,
+  CatalogModule(CatalogObjectStore objects, MetadataPointers pointers, CatalogLocator locator,
+      AccessPolicy policy,
       MetadataFiles files, TablePlacement placement, ChangePublisher publisher,
       UnitOfWork unitOfWork, CredentialVendor vendor, RequestSigner signer, IdGenerator ids,
-      Clock clock) {
+      Clock clock, CommitEvents commitEvents) {
     CatalogEntries entries = new CatalogEntries(objects, clock);
-    CatalogCommitter committer = new CatalogCommitter(objects, unitOfWork, publisher, clock);
+    CatalogCommitter committer = new CatalogCommitter(pointers, unitOfWork, publisher, clock,
+        commitEvents);
     CatalogObjectRenamer renamer = new CatalogObjectRenamer(locator, objects, publisher, clock,
         policy);
     this.storageAccess = new TableStorageAccess(vendor, signer, policy);

@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the cleanup pass soon after start, which finishes whatever a crash left half done, and
- * then every {@code period}. One daemon thread; a failed pass is logged and the next one retries.
+ * then every {@code period}, unless another server sharing the database is running one. One daemon
+ * thread; a failed pass is logged and the next one retries.
  */
 final class CleanupScheduler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CleanupScheduler.class);
@@ -31,7 +32,12 @@ final class CleanupScheduler implements AutoCloseable {
 
   private static void runQuietly(CleanupPass cleanup) {
     try {
-      CleanupReport report = cleanup.run(Optional.empty());
+      Optional<CleanupReport> ran = cleanup.runUnlessRunning();
+      if (ran.isEmpty()) {
+        LOG.debug("cleanup pass skipped: another server is running one");
+        return;
+      }
+      CleanupReport report = ran.get();
       if (report.namespacesPurged() + report.reposPurged() + report.creationsUndone()
           + report.failures() > 0) {
         LOG.info("cleanup pass: {}", report);

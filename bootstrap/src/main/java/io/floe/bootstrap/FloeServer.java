@@ -1,5 +1,7 @@
 package io.floe.bootstrap;
 
+import io.floe.adapters.icechunk.BucketIcechunkRepositories;
+import io.floe.adapters.persistence.AdvisoryLocks;
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.JooqAuditLog;
 import io.floe.adapters.persistence.JooqCatalogObjectStore;
@@ -11,11 +13,19 @@ import io.floe.adapters.persistence.JooqOrgMembershipDirectory;
 import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqPrincipalStore;
-import io.floe.adapters.persistence.SecretCipher;
 import io.floe.adapters.persistence.JooqWebSessionStore;
+import io.floe.adapters.persistence.SecretCipher;
+import io.floe.adapters.persistence.cache.CacheInvalidations;
+import io.floe.adapters.persistence.cache.CachingCatalogObjectStore;
+import io.floe.adapters.persistence.cache.CachingGrantStore;
+import io.floe.adapters.persistence.cache.CachingNamespaceStore;
+import io.floe.adapters.persistence.cache.CachingOrgStore;
+import io.floe.adapters.persistence.cache.CachingPrincipalStore;
+import io.floe.adapters.persistence.cache.TokenUseRecorder;
 import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
+import io.floe.adapters.rest.MetricsRoutes;
 import io.floe.adapters.rest.iceberg.IcebergResultCodec;
 import io.floe.adapters.rest.ServiceInfoRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
@@ -35,9 +45,14 @@ import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.storage.local.LocalPaths;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.model.BucketSpec;
+import io.floe.application.port.out.CatalogObjectStore;
+import io.floe.application.port.out.GrantStore;
+import io.floe.application.port.out.IcechunkRepositories;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.IdentityTokens;
 import io.floe.application.port.out.LifecycleProbe;
+import io.floe.application.port.out.OrgStore;
+import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.access.AuthenticationService;
 import io.floe.application.service.org.OrgAdministrationService;
@@ -84,7 +99,7 @@ public final class FloeServer implements AutoCloseable {
   private final ServerSettings settings;
   private final StartedServices started;
   private final OrgProvisioningService provisioning;
-  private final JooqOrgStore orgs;
+  private final OrgStore orgs;
   private final Database database;
   private final FloeHttpServer http;
 
@@ -95,20 +110,33 @@ public final class FloeServer implements AutoCloseable {
     createDirectories(settings.dataDir());
     // The key first: a missing or malformed key file stops the start before anything runs.
     SecretCipher cipher = SecretKeys.cipher(settings.secretKey(), settings.dataDir());
-    Database database = CatalogDatabase.open(settings, DATABASE_POOL_SIZE, started);
+    ServerMetrics metrics = started.push(new ServerMetrics());
+    Database database = CatalogDatabase.open(settings, DATABASE_POOL_SIZE, started,
+        Optional.of(metrics.databasePool()));
     CatalogDatabase.sealCredentials(database, cipher);
+    metrics.bindDatabase(database);
     this.database = database;
     StorageAdapters storage = new StorageAdapters();
     started.push(storage);
+    // What every request reads is cached; every server on this database hears of changes.
+    CacheInvalidations invalidations = CacheInvalidations.start(database);
+    started.push(invalidations);
+    JooqPrincipalStore principalRows = new JooqPrincipalStore(database);
+    TokenUseRecorder tokenUses = new TokenUseRecorder(principalRows::touchTokens);
+    started.push(tokenUses);
 
     IdGenerator ids = new SecureRandomIdGenerator();
-    JooqGrantStore grants = new JooqGrantStore(database);
+    JooqGrantStore grantRows = new JooqGrantStore(database);
+    GrantStore grants = new CachingGrantStore(grantRows, invalidations);
     AccessPolicy policy = new AccessPolicy(grants);
-    JooqOrgStore orgs = new JooqOrgStore(database, cipher);
+    OrgStore orgs = new CachingOrgStore(new JooqOrgStore(database, cipher), invalidations);
     this.orgs = orgs;
-    JooqPrincipalStore principals = new JooqPrincipalStore(database);
-    JooqNamespaceStore namespaces = new JooqNamespaceStore(database);
-    JooqCatalogObjectStore objects = new JooqCatalogObjectStore(database);
+    PrincipalStore principals = new CachingPrincipalStore(principalRows, invalidations, tokenUses);
+    CachingNamespaceStore namespaces = new CachingNamespaceStore(
+        new JooqNamespaceStore(database), invalidations);
+    JooqCatalogObjectStore pointers = new JooqCatalogObjectStore(database, cipher);
+    CatalogObjectStore objects = new CachingCatalogObjectStore(pointers, namespaces, orgs);
+    metrics.bindCaches(invalidations);
     PrefixClaimer claimer = new PrefixClaimer(orgs, new JooqPrefixClaimStore(database), storage);
     MetadataFiles metadataFiles = new MetadataFiles(storage);
     CatalogLocator locator = new CatalogLocator(orgs, namespaces, objects, policy);
@@ -120,7 +148,7 @@ public final class FloeServer implements AutoCloseable {
     Operators operators = new Operators(orgs, principals, policy, settings.org());
     this.provisioning = new OrgProvisioningService(orgs, principals, database, ids, clock,
         localBuckets);
-    JooqIdentityDirectory identities = new JooqIdentityDirectory(database);
+    JooqIdentityDirectory identities = new JooqIdentityDirectory(database, tokenUses::flush);
     AuthenticationService authentication = new AuthenticationService(principals, orgs, clock,
         settings.oidc().<IdentityTokens>map(JwksIdentityTokens::new).orElse(IdentityTokens.NONE),
         identities::findByExternalId);
@@ -128,14 +156,16 @@ public final class FloeServer implements AutoCloseable {
     ChangePublisher publisher = new ChangePublisher(new JooqIdempotencyStore(database), auditLog,
         new IcebergResultCodec(), database, clock, settings.idempotencyLifetime());
     LifecycleModule lifecycle = new LifecycleModule(database, orgs, namespaces, claimer, storage,
-        clock, policy, settings.namespaceRecoveryPeriod(), probe, publisher);
+        clock, policy, settings.namespaceRecoveryPeriod(), probe, publisher,
+        new AdvisoryLocks(database));
     NamespaceModule namespaceModule = new NamespaceModule(database, orgs, namespaces, lifecycle,
         ids, clock, policy, publisher, operators, localBuckets);
-    CatalogModule catalog = new CatalogModule(objects, locator, policy, metadataFiles, placement,
-        publisher, database, storage, storage, ids, clock);
+    CatalogModule catalog = new CatalogModule(objects, pointers, locator, policy, metadataFiles,
+        placement, publisher, database, storage, storage, ids, clock, metrics);
+    IcechunkRepositories icechunk = metrics.timed(new BucketIcechunkRepositories(storage));
     RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, storage, storage,
-        ids, clock, policy, publisher);
-    RepoTablesModule repoTables = new RepoTablesModule(database, orgs, storage, policy,
+        ids, clock, policy, publisher, icechunk);
+    RepoTablesModule repoTables = new RepoTablesModule(database, orgs, storage, icechunk, policy,
         metadataFiles, placement, publisher, storage, namespaceModule.icebergNamespaces, catalog);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
     started.push(new CleanupScheduler(lifecycle.cleanup, Duration.ofMinutes(1),
@@ -165,7 +195,8 @@ public final class FloeServer implements AutoCloseable {
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, repoTables.namespaces, repoTables.tables,
             repoTables.views, settings.idempotencyLifetime()),
-        List.of(new ServiceInfoRoutes(FloeVersion.build().describe(), WebPaths.ROOT),
+        List.of(new MetricsRoutes(metrics::scrape)::register,
+            new ServiceInfoRoutes(FloeVersion.build().describe(), WebPaths.ROOT),
             repoModule.routes(authentication, namespaceModule.buckets),
             namespaceModule.routes(authentication), accessRoutes,
             new AuditRoutes(authentication, new AuditLogService(auditLog, policy)),
@@ -175,7 +206,7 @@ public final class FloeServer implements AutoCloseable {
             new UserRoutes(authentication), new LocalBucketEndpoint(),
             // Last: its patterns are broad, and Floe's own routes must win over them.
             new HostedServiceRoutes()),
-        Optional.of(web));
+        Optional.of(web), metrics);
   }
 
   /** Starts a server; on any failure, whatever had started is stopped again. */

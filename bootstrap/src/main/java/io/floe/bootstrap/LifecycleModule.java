@@ -4,13 +4,14 @@ import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.JooqDroppedTableClaimStore;
 import io.floe.adapters.persistence.JooqNameRegistry;
 import io.floe.adapters.persistence.JooqNamespaceLifecycleStore;
-import io.floe.adapters.persistence.JooqNamespaceStore;
-import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqPendingCreationStore;
 import io.floe.adapters.persistence.JooqPrefixClaimStore;
 import io.floe.adapters.persistence.JooqSoftDeleteStore;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.LifecycleProbe;
+import io.floe.application.port.out.NamespaceStore;
+import io.floe.application.port.out.OrgStore;
+import io.floe.application.port.out.ServerWideLocks;
 import io.floe.application.port.out.SoftDeleteStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.change.ChangePublisher;
@@ -43,9 +44,10 @@ final class LifecycleModule {
   final JooqNamespaceLifecycleStore namespaceLifecycle;
   final CleanupPass cleanup;
 
-  LifecycleModule(Database database, JooqOrgStore orgs, JooqNamespaceStore namespaces,
+  LifecycleModule(Database database, OrgStore orgs, NamespaceStore namespaces,
       PrefixClaimer claimer, BucketStorageProvider storage, Clock clock, AccessPolicy policy,
-      Duration recoveryPeriod, LifecycleProbe probe, ChangePublisher publisher) {
+      Duration recoveryPeriod, LifecycleProbe probe, ChangePublisher publisher,
+      ServerWideLocks locks) {
     JooqNameRegistry registry = new JooqNameRegistry(database);
     JooqPrefixClaimStore claims = new JooqPrefixClaimStore(database);
     JooqPendingCreationStore pending = new JooqPendingCreationStore(database);
@@ -64,6 +66,6 @@ final class LifecycleModule {
             namespaces, registry, claims, orgs, storage, droppedTables), database, clock, probe),
         new SoftDeleteCleanup<>(repoDeletes,
             new RepoCleanupSteps(registry, claims, orgs, storage), database, clock, probe),
-        policy, clock);
+        policy, clock, locks);
   }
 }

@@ -2,12 +2,12 @@ package io.floe.bootstrap;
 
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.JooqNamespaceDirectory;
-import io.floe.adapters.persistence.JooqNamespaceStore;
-import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.rest.management.BucketRoutes;
 import io.floe.adapters.rest.management.NamespaceManagementRoutes;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.NamespaceStore;
+import io.floe.application.port.out.OrgStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.namespace.NamespaceCreation;
@@ -32,7 +32,7 @@ final class NamespaceModule {
   final BucketManagementService buckets;
   private final LifecycleModule lifecycle;
 
-  NamespaceModule(Database database, JooqOrgStore orgs, JooqNamespaceStore namespaces,
+  NamespaceModule(Database database, OrgStore orgs, NamespaceStore namespaces,
       LifecycleModule lifecycle, IdGenerator ids, Clock clock, AccessPolicy policy,
       ChangePublisher publisher, Operators operators, LocalBucketPlacement localBuckets) {
     this.lifecycle = lifecycle;

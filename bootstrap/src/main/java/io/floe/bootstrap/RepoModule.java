@@ -1,9 +1,7 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.icechunk.BucketIcechunkRepositories;
 import io.floe.adapters.icechunk.BucketRepoReachability;
 import io.floe.adapters.persistence.Database;
-import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqRepoStore;
 import io.floe.adapters.rest.management.ArraylakeRepoRoutes;
 import io.floe.adapters.rest.management.RepoRoutes;
@@ -11,8 +9,10 @@ import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.org.BucketManagementUseCase;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.CredentialVendor;
+import io.floe.application.port.out.IcechunkRepositories;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.MetadataFileIoProvider;
+import io.floe.application.port.out.OrgStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.repo.OrgRepos;
@@ -39,11 +39,11 @@ final class RepoModule {
   final RepoDescriptionService descriptions;
   final RepoGarbageCollectionService garbage;
 
-  RepoModule(Database database, JooqOrgStore orgs, LifecycleModule lifecycle,
+  RepoModule(Database database, OrgStore orgs, LifecycleModule lifecycle,
       BucketStorageProvider storage, CredentialVendor credentials, MetadataFileIoProvider fileIo,
-      IdGenerator ids, Clock clock, AccessPolicy policy, ChangePublisher publisher) {
+      IdGenerator ids, Clock clock, AccessPolicy policy, ChangePublisher publisher,
+      IcechunkRepositories icechunk) {
     JooqRepoStore store = new JooqRepoStore(database);
-    BucketIcechunkRepositories icechunk = new BucketIcechunkRepositories(storage);
     OrgRepos orgRepos = new OrgRepos(orgs, store, policy);
     this.lifecycle = new RepoLifecycleService(orgRepos, orgs, store, lifecycle.repoDeletes,
         lifecycle.creation, lifecycle.deletion, lifecycle.names, icechunk, database, ids, clock,

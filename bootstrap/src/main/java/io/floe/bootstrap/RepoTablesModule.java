@@ -1,9 +1,7 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.icechunk.BucketIcechunkRepositories;
 import io.floe.adapters.icechunk.BucketRepoTablePointers;
 import io.floe.adapters.persistence.Database;
-import io.floe.adapters.persistence.JooqOrgStore;
 import io.floe.adapters.persistence.JooqRepoStore;
 import io.floe.adapters.persistence.PostgresRepoCommitLocks;
 import io.floe.adapters.rest.iceberg.TableUseCases;
@@ -11,6 +9,8 @@ import io.floe.adapters.rest.iceberg.ViewUseCases;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.in.namespace.IcebergNamespacesUseCase;
 import io.floe.application.port.out.BucketStorageProvider;
+import io.floe.application.port.out.IcechunkRepositories;
+import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.RequestSigner;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.catalog.TablePlacement;
@@ -44,13 +44,13 @@ final class RepoTablesModule {
   final TableUseCases tables;
   final ViewUseCases views;
 
-  RepoTablesModule(Database database, JooqOrgStore orgs, BucketStorageProvider storage,
-      AccessPolicy policy, MetadataFiles files, TablePlacement placement,
-      ChangePublisher publisher, RequestSigner signer, IcebergNamespacesUseCase plainNamespaces,
-      CatalogModule plain) {
+  RepoTablesModule(Database database, OrgStore orgs, BucketStorageProvider storage,
+      IcechunkRepositories icechunk, AccessPolicy policy, MetadataFiles files,
+      TablePlacement placement, ChangePublisher publisher, RequestSigner signer,
+      IcebergNamespacesUseCase plainNamespaces, CatalogModule plain) {
     BucketRepoTablePointers pointers = new BucketRepoTablePointers(storage);
     RepoRouting routing = new RepoRouting(new RepoNamespaces(new JooqRepoStore(database), orgs,
-        pointers, new BucketIcechunkRepositories(storage), policy));
+        pointers, icechunk, policy));
     RepoTableCommitter committer = new RepoTableCommitter(pointers,
         new PostgresRepoCommitLocks(database), database, publisher);
     RepoTableReads reads = new RepoTableReads(files, plain.storageAccess);

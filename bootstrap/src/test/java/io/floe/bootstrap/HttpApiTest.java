@@ -44,6 +44,29 @@ class HttpApiTest {
   }
 
   @Test
+  void metricsAnswerWithoutATokenAndNameRouteTemplatesOnly() throws Exception {
+    String namespace = "metrics_" + System.nanoTime();
+    assertThat(send(post("/iceberg/v1/" + org.warehouse() + "/namespaces",
+        "{\"namespace\": [\"" + namespace + "\"]}")).statusCode()).isEqualTo(200);
+    for (int i = 0; i < 2; i++) {
+      assertThat(send(get("/iceberg/v1/" + org.warehouse() + "/namespaces/" + namespace,
+          org.token())).statusCode()).isEqualTo(200);
+    }
+    HttpResponse<String> metrics = send(get("/metrics"));
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    assertThat(metrics.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
+        assertThat(type).startsWith("text/plain"));
+    assertThat(metrics.body())
+        .contains("http_server_requests_seconds_count{method=\"GET\",route=\"/iceberg/v1/"
+            + "{prefix}/namespaces/{namespace}\",status=\"200\"}")
+        .contains("cache=\"tokens\"")
+        .contains("hikaricp_connections")
+        .contains("floe_db_statements_total")
+        .doesNotContain(namespace)
+        .doesNotContain(org.warehouse());
+  }
+
+  @Test
   void theCatalogNeedsAValidBearerToken() throws Exception {
     assertError(send(get("/iceberg/v1/config?warehouse=" + org.warehouse())), 401,
         "NotAuthorizedException");

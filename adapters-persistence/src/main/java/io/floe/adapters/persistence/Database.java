@@ -2,9 +2,14 @@ package io.floe.adapters.persistence;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
 import io.floe.application.port.out.DatabaseHealth;
 import io.floe.application.port.out.UnitOfWork;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
@@ -15,24 +20,38 @@ import org.jooq.impl.ThreadLocalTransactionProvider;
 /**
  * The catalog database: a HikariCP pool, the schema migrated by Flyway on open, and a jOOQ context
  * whose transactions are bound to the calling thread, so every store joins the unit of work that
- * is open on its thread.
+ * is open on its thread. It counts the statements and commits it sends and tells listeners which
+ * tables each committed write changed.
  */
 public final class Database implements UnitOfWork, DatabaseHealth, AutoCloseable {
+  /** Named among the tables a write changed when the write's table could not be told. */
+  public static final String UNKNOWN_TABLE = StatementTracker.UNKNOWN_TABLE;
+
+  private final DatabaseSettings settings;
   private final HikariDataSource dataSource;
+  private final StatementTracker tracker = new StatementTracker();
   private final DSLContext dsl;
 
-  private Database(HikariDataSource dataSource) {
+  private Database(DatabaseSettings settings, HikariDataSource dataSource) {
+    this.settings = settings;
     this.dataSource = dataSource;
     DefaultConfiguration configuration = new DefaultConfiguration();
     configuration.set(SQLDialect.POSTGRES);
     configuration.set(new ThreadLocalTransactionProvider(
         new DataSourceConnectionProvider(dataSource)));
+    configuration.set(tracker);
     configuration.settings().withExecuteLogging(false);
     this.dsl = DSL.using(configuration);
   }
 
   /** Connects, migrates the schema to the newest version, and returns the ready database. */
   public static Database open(DatabaseSettings settings, int maxPoolSize) {
+    return open(settings, maxPoolSize, Optional.empty());
+  }
+
+  /** Like {@link #open(DatabaseSettings, int)}, reporting the pool's use to {@code metrics}. */
+  public static Database open(DatabaseSettings settings, int maxPoolSize,
+      Optional<MetricsTrackerFactory> metrics) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(settings.jdbcUrl());
     config.setUsername(settings.user());
@@ -40,10 +59,11 @@ public final class Database implements UnitOfWork, DatabaseHealth, AutoCloseable
     config.setMaximumPoolSize(maxPoolSize);
     config.setPoolName("floe-catalog");
     config.setConnectionTimeout(10_000);
+    metrics.ifPresent(config::setMetricsTrackerFactory);
     HikariDataSource dataSource = new HikariDataSource(config);
     try {
       SchemaMigrations.migrate(dataSource);
-      return new Database(dataSource);
+      return new Database(settings, dataSource);
     } catch (RuntimeException e) {
       dataSource.close();
       throw e;
@@ -54,9 +74,37 @@ public final class Database implements UnitOfWork, DatabaseHealth, AutoCloseable
     return dsl;
   }
 
+  /** How this database is reached: for the few connections that live outside the pool. */
+  public DatabaseSettings settings() {
+    return settings;
+  }
+
+  DataSource dataSource() {
+    return dataSource;
+  }
+
   @Override
   public <T> T inTransaction(Supplier<T> work) {
-    return dsl.transactionResult(work::get);
+    return tracker.inTransaction(() -> dsl.transactionResult(work::get));
+  }
+
+  /**
+   * Calls {@code listener} with the names of the tables a write changed, once the write is
+   * committed (right after an autocommitted statement, after the commit of a transaction), on the
+   * thread that wrote and before it goes on.
+   */
+  public void onCommittedWrites(Consumer<Set<String>> listener) {
+    tracker.onCommittedWrites(listener);
+  }
+
+  /** Statements sent so far: what requests cost in round trips. */
+  public long statementsExecuted() {
+    return tracker.statements();
+  }
+
+  /** Transactions committed so far, autocommitted writes included. */
+  public long commits() {
+    return tracker.commits();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.floe.adapters.persistence;
 
+import static io.floe.adapters.persistence.jooq.Tables.BUCKET_CONFIGS;
 import static io.floe.adapters.persistence.jooq.Tables.CATALOG_OBJECTS;
 import static io.floe.adapters.persistence.jooq.Tables.NAMESPACES;
 import static io.floe.adapters.persistence.jooq.Tables.PREFIX_CLAIMS;
@@ -19,14 +20,25 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
 /** Tables and views in PostgreSQL; their pointers move only by compare-and-swap. */
 public final class JooqCatalogObjectStore implements CatalogObjectStore, MetadataPointers {
-  private final DSLContext dsl;
+  private static final String FIND_IN_NAMESPACE = DSL.using(SQLDialect.POSTGRES).render(
+      DSL.selectFrom(CATALOG_OBJECTS).where(
+          CATALOG_OBJECTS.NAMESPACE_ID.eq(DSL.param("namespace", UUID.class)),
+          CATALOG_OBJECTS.NAME.eq(DSL.param("name", String.class))));
 
-  public JooqCatalogObjectStore(Database database) {
+  private final Database database;
+  private final DSLContext dsl;
+  /** Opens the credentials of the bucket {@link #locate} reads along with a table. */
+  private final SealedCredentials credentials;
+
+  public JooqCatalogObjectStore(Database database, SecretCipher cipher) {
+    this.database = database;
     this.dsl = database.dsl();
+    this.credentials = new SealedCredentials(cipher);
   }
 
   @Override
@@ -39,6 +51,39 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
             NAMESPACES.DELETED_AT.isNull(), CATALOG_OBJECTS.NAME.eq(name.value()))
         .fetchOptional()
         .map(record -> toObject(record.into(CATALOG_OBJECTS)));
+  }
+
+  @Override
+  public Optional<CatalogObject> find(UUID namespaceId, TableName name) {
+    // The query nearly every request sends: rendered once, so that a request pays for the round
+    // trip only (rendering it anew cost more CPU than PostgreSQL spends answering it).
+    return dsl.resultQuery(FIND_IN_NAMESPACE, namespaceId, name.value())
+        .coerce(CATALOG_OBJECTS)
+        .fetchOptional(JooqCatalogObjectStore::toObject);
+  }
+
+  @Override
+  public Optional<Located> locate(UUID orgId, CatalogName namespace, TableName name) {
+    // The namespace by its unique live name, the object by its unique name in it, the bucket by
+    // its key: three index lookups in one round trip.
+    return dsl.select(NAMESPACES.fields())
+        .select(CATALOG_OBJECTS.fields())
+        .select(BUCKET_CONFIGS.fields())
+        .from(NAMESPACES)
+        .leftJoin(CATALOG_OBJECTS).on(CATALOG_OBJECTS.NAMESPACE_ID.eq(NAMESPACES.ID),
+            CATALOG_OBJECTS.NAME.eq(name.value()))
+        .leftJoin(BUCKET_CONFIGS).on(BUCKET_CONFIGS.ID.eq(CATALOG_OBJECTS.BUCKET_ID))
+        .where(NAMESPACES.ORG_ID.eq(orgId), NAMESPACES.NAME_KEY.eq(namespace.key()),
+            NAMESPACES.DELETED_AT.isNull())
+        .fetchOptional()
+        .map(row -> {
+          boolean found = row.get(CATALOG_OBJECTS.ID) != null;
+          return new Located(JooqNamespaceStore.toNamespace(row.into(NAMESPACES)),
+              found ? Optional.of(toObject(row.into(CATALOG_OBJECTS))) : Optional.empty(),
+              found && row.get(BUCKET_CONFIGS.ID) != null
+                  ? Optional.of(JooqOrgStore.toBucket(row.into(BUCKET_CONFIGS), credentials))
+                  : Optional.empty());
+        });
   }
 
   @Override
@@ -119,7 +164,7 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
 
   @Override
   public boolean delete(UUID objectId) {
-    return dsl.transactionResult(() -> {
+    return database.inTransaction(() -> {
       // A table with a prefix of its own keeps its claim, since its files stay; the namespace it
       // leaves is recorded on the claim so that the namespace's cleanup empties and releases it.
       dsl.update(PREFIX_CLAIMS)

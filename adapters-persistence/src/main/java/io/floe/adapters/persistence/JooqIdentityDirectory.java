@@ -23,9 +23,20 @@ import org.jooq.impl.DSL;
 /** Org members, teams and token records in PostgreSQL. */
 public final class JooqIdentityDirectory implements IdentityDirectory {
   private final DSLContext dsl;
+  private final Runnable storePendingTokenUses;
 
   public JooqIdentityDirectory(Database database) {
+    this(database, () -> {});
+  }
+
+  /**
+   * A directory that first stores the token uses the server noted in memory but has not written
+   * yet ({@code storePendingTokenUses}) whenever it reads tokens: a listing then shows every use
+   * this server saw, as if each had been written when it happened.
+   */
+  public JooqIdentityDirectory(Database database, Runnable storePendingTokenUses) {
     this.dsl = database.dsl();
+    this.storePendingTokenUses = storePendingTokenUses;
   }
 
   @Override
@@ -120,6 +131,7 @@ public final class JooqIdentityDirectory implements IdentityDirectory {
 
   @Override
   public List<TokenDetails> tokens(UUID orgId, Optional<UUID> principalId) {
+    storePendingTokenUses.run();
     return dsl.select(API_TOKENS.fields()).from(API_TOKENS)
         .join(PRINCIPALS).on(PRINCIPALS.ID.eq(API_TOKENS.PRINCIPAL_ID))
         .where(PRINCIPALS.HOME_ORG_ID.eq(orgId))
@@ -130,6 +142,7 @@ public final class JooqIdentityDirectory implements IdentityDirectory {
 
   @Override
   public Optional<TokenDetails> token(UUID orgId, UUID tokenId) {
+    storePendingTokenUses.run();
     return dsl.select(API_TOKENS.fields()).from(API_TOKENS)
         .join(PRINCIPALS).on(PRINCIPALS.ID.eq(API_TOKENS.PRINCIPAL_ID))
         .where(PRINCIPALS.HOME_ORG_ID.eq(orgId), API_TOKENS.ID.eq(tokenId))

@@ -167,6 +167,11 @@ public final class JooqOrgStore implements OrgStore {
   }
 
   private BucketConfig toBucket(BucketConfigsRecord row) {
+    return toBucket(row, credentials);
+  }
+
+  /** A bucket row as the application sees it: its credentials opened. */
+  static BucketConfig toBucket(BucketConfigsRecord row, SealedCredentials credentials) {
     return new BucketConfig(row.getId(), row.getOrgId(), new CatalogName(row.getNickname()),
         StoragePlatform.fromWireName(row.getPlatform()), row.getBucket(),
         new StoragePath(row.getPrefix()), Optional.ofNullable(row.getEndpoint()),

@@ -10,9 +10,18 @@ import io.floe.domain.Membership;
 import io.floe.domain.Principal;
 import io.floe.domain.Role;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record3;
+import org.jooq.Row3;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
 
 /** Principals, memberships and API tokens (hashes only) in PostgreSQL. */
 public final class JooqPrincipalStore implements PrincipalStore {
@@ -69,6 +78,30 @@ public final class JooqPrincipalStore implements PrincipalStore {
         .map(row -> new ApiToken(row.getId(), row.getPrincipalId(), row.getSecretHash(),
             Times.instant(row.getCreatedAt()), Times.optional(row.getExpiresAt()),
             Times.optional(row.getRevokedAt())));
+  }
+
+  /**
+   * Records the last use of many tokens in one statement, with {@link #touchToken}'s rule: a
+   * recorded time is only rewritten once it is a minute old.
+   */
+  public void touchTokens(Map<UUID, Instant> usedAt) {
+    if (usedAt.isEmpty()) {
+      return;
+    }
+    List<Row3<UUID, OffsetDateTime, OffsetDateTime>> rows = new ArrayList<>();
+    usedAt.forEach((token, at) -> rows.add(DSL.row(token, Times.of(at),
+        Times.of(at.minusSeconds(60)))));
+    @SuppressWarnings("unchecked")
+    Table<Record3<UUID, OffsetDateTime, OffsetDateTime>> uses =
+        DSL.values(rows.toArray(Row3[]::new)).as("uses", "id", "used_at", "rewrite_before");
+    Field<UUID> id = uses.field("id", UUID.class);
+    Field<OffsetDateTime> at = uses.field("used_at", OffsetDateTime.class);
+    Field<OffsetDateTime> rewriteBefore = uses.field("rewrite_before", OffsetDateTime.class);
+    dsl.update(API_TOKENS).set(API_TOKENS.LAST_USED_AT, at)
+        .from(uses)
+        .where(API_TOKENS.ID.eq(id))
+        .and(API_TOKENS.LAST_USED_AT.isNull().or(API_TOKENS.LAST_USED_AT.lt(rewriteBefore)))
+        .execute();
   }
 
   @Override

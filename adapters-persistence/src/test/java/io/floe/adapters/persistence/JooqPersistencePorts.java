@@ -30,7 +30,7 @@ final class JooqPersistencePorts implements PersistencePorts {
 
   private JooqPersistencePorts(Database database) {
     this.database = database;
-    this.objects = new JooqCatalogObjectStore(database);
+    this.objects = new JooqCatalogObjectStore(database, cipher);
   }
 
   /** Creates an empty database on the server, migrates it and opens the adapters on it. */

@@ -8,12 +8,14 @@ import io.floe.adapters.rest.web.WebPaths;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.javalin.router.Endpoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,14 +24,16 @@ import org.slf4j.LoggerFactory;
  * adds, and the web app. Every request gets an id and one access-log line ({@link RequestTracing}),
  * and its input is checked once before its route runs ({@link RequestInput}). Every error of the
  * APIs, ours, the web framework's or the HTTP layer's, is answered in JSON: the Iceberg error model,
- * or the management API's shape under its paths; the web app's as a page. On stop, requests in
- * flight finish.
+ * or the management API's shape under its paths; the web app's as a page. Every answered request
+ * is reported to a {@link RequestObserver}. On stop, requests in flight finish.
  */
 public final class FloeHttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FloeHttpServer.class);
   /** Bodies larger than this are refused with 413 before they are read. */
   public static final long MAX_REQUEST_BYTES = 8L * 1024 * 1024;
   private static final long STOP_TIMEOUT_MS = 20_000;
+  private static final int MAX_THREADS = 64;
+  private static final int MIN_THREADS = 8;
 
   private final Javalin app;
   private final Optional<WebApp> web;
@@ -41,6 +45,13 @@ public final class FloeHttpServer implements AutoCloseable {
 
   public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
       List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes, Optional<WebApp> web) {
+    this(health, iceberg, moreRoutes, web, RequestObserver.NONE);
+  }
+
+  /** A server that tells {@code observer} of every request it answered. */
+  public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
+      List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes, Optional<WebApp> web,
+      RequestObserver observer) {
     this.web = web;
     List<Consumer<io.javalin.config.RoutesConfig>> groups = new ArrayList<>(moreRoutes);
     this.app = Javalin.create(config -> {
@@ -48,7 +59,7 @@ public final class FloeHttpServer implements AutoCloseable {
       config.startup.showOldJavalinVersionWarning = false;
       config.http.maxRequestSize = MAX_REQUEST_BYTES;
       config.router.ignoreTrailingSlashes = true;
-      config.requestLogger.http(RequestTracing::end);
+      config.jetty.threadPool = threadPool();
       config.jetty.modifyServer(server -> {
         server.setStopTimeout(STOP_TIMEOUT_MS);
         server.setHandler(new GracefulHandler(server.getHandler()));
@@ -56,6 +67,15 @@ public final class FloeHttpServer implements AutoCloseable {
       });
       config.routes.before(RequestTracing::begin);
       config.routes.before(RequestInput::check);
+      config.requestLogger.http((ctx, millis) -> {
+        try {
+          Endpoint matched = ctx.endpoints().matchedHttpEndpoint();
+          observer.answered(ctx.method().name(), matched == null ? "unmatched" : matched.path,
+              ctx.statusCode(), millis);
+        } finally {
+          RequestTracing.end(ctx, millis);
+        }
+      });
       health.register(config.routes);
       iceberg.register(config.routes);
       groups.forEach(group -> group.accept(config.routes));
@@ -72,6 +92,16 @@ public final class FloeHttpServer implements AutoCloseable {
       config.routes.error(405, "*", ctx -> error(ctx, IcebergErrors.of(405,
           "MethodNotAllowedException", "Method not allowed: " + ctx.method() + " " + ctx.path())));
     });
+  }
+
+  /**
+   * Jetty's request threads. Requests block on PostgreSQL and storage, so more threads than cores
+   * keep the CPU busy; beyond a few dozen they only queue at the database pool.
+   */
+  private static QueuedThreadPool threadPool() {
+    QueuedThreadPool pool = new QueuedThreadPool(MAX_THREADS, MIN_THREADS);
+    pool.setName("floe-http");
+    return pool;
   }
 
   public FloeHttpServer start(String host, int port) {

@@ -90,6 +90,11 @@ final class IcebergRequest {
     ctx.status(200).contentType("application/json").result(RestJson.write(body));
   }
 
+  /** Answers 200 with a body already in Iceberg's JSON. */
+  void ok(byte[] json) {
+    ctx.status(200).contentType("application/json").result(json);
+  }
+
   void noContent() {
     ctx.status(204);
   }

@@ -32,6 +32,7 @@ import org.apache.iceberg.rest.requests.UpdateTableRequest;
 final class TableRoutes {
   private final AuthenticateUseCase authentication;
   private final TableUseCases tables;
+  private final LoadTableBodies bodies = new LoadTableBodies();
 
   TableRoutes(AuthenticateUseCase authentication, TableUseCases tables) {
     this.authentication = authentication;
@@ -98,7 +99,7 @@ final class TableRoutes {
     LoadedTable loaded = tables.load().loadTable(request.scope(), request.object(), mode,
         delegation(request.http()));
     request.http().header("ETag", etag(loaded.metadataLocation(), mode));
-    request.ok(loaded.response());
+    request.ok(bodies.body(loaded, mode));
   }
 
   /**

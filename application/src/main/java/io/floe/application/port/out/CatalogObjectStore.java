@@ -1,12 +1,15 @@
 package io.floe.application.port.out;
 
 import io.floe.application.security.TableScope;
+import io.floe.domain.BucketConfig;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
+import io.floe.domain.Namespace;
 import io.floe.domain.StoragePath;
 import io.floe.domain.TableName;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -15,11 +18,31 @@ import java.util.UUID;
  * {@link MetadataPointers} only.
  */
 public interface CatalogObjectStore {
+  /** A live namespace and what {@link #locate} found in it. */
+  record Located(Namespace namespace, Optional<CatalogObject> object,
+      Optional<BucketConfig> bucket) {
+    public Located {
+      Objects.requireNonNull(namespace, "namespace");
+      Objects.requireNonNull(object, "object");
+      Objects.requireNonNull(bucket, "bucket");
+    }
+  }
+
   /**
    * Resolves a live namespace's table or view in one indexed query: the namespace's name is
    * compared case-insensitively, the object's name exactly.
    */
   Optional<CatalogObject> find(UUID orgId, CatalogName namespace, TableName name);
+
+  /** A table or view of the namespace with that id, in one indexed lookup. */
+  Optional<CatalogObject> find(UUID namespaceId, TableName name);
+
+  /**
+   * Resolves in one query a live namespace by name with, when it holds one of that name, its table
+   * or view and the bucket configuration the object's files are on: what every request about a
+   * table needs before it can decide anything. Empty when no such live namespace exists.
+   */
+  Optional<Located> locate(UUID orgId, CatalogName namespace, TableName name);
 
   /**
    * Whether a live table or view already lives at {@code path} on the bucket, or inside it, or

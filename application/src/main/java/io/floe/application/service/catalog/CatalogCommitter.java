@@ -1,6 +1,7 @@
 package io.floe.application.service.catalog;
 
 import io.floe.application.model.AuditedChange;
+import io.floe.application.port.out.CommitEvents;
 import io.floe.application.port.out.MetadataPointers;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.OrgContext;
@@ -59,13 +60,20 @@ public final class CatalogCommitter {
   private final UnitOfWork unitOfWork;
   private final ChangePublisher publisher;
   private final Clock clock;
+  private final CommitEvents events;
 
   public CatalogCommitter(MetadataPointers pointers, UnitOfWork unitOfWork,
       ChangePublisher publisher, Clock clock) {
+    this(pointers, unitOfWork, publisher, clock, CommitEvents.NONE);
+  }
+
+  public CatalogCommitter(MetadataPointers pointers, UnitOfWork unitOfWork,
+      ChangePublisher publisher, Clock clock, CommitEvents events) {
     this.pointers = pointers;
     this.unitOfWork = unitOfWork;
     this.publisher = publisher;
     this.clock = clock;
+    this.events = events;
   }
 
   /** Commits what {@code planner} plans; returns the result of the attempt that landed. */
@@ -78,6 +86,7 @@ public final class CatalogCommitter {
           LOG.info("commit of {}: committed after {} attempt(s)", what, attempt);
           return plan.result();
         }
+        events.lostRace();
         LOG.debug("{} lost a race on attempt {}; planning it again", what, attempt);
         if (attempt < OPTIMISTIC_ATTEMPTS) {
           plan = planner.plan();
@@ -88,6 +97,7 @@ public final class CatalogCommitter {
           attempt);
       return result;
     } catch (CommitFailedException e) {
+      events.refused();
       LOG.info("commit of {}: conflict after {} attempt(s): {}", what, attempt, e.getMessage());
       throw e;
     }
@@ -97,6 +107,7 @@ public final class CatalogCommitter {
   private <R> R commitLocked(OrgContext context, String what, Planner<R> planner,
       List<UUID> objectIds) {
     LOG.debug("{} is contended; planning it under the objects' locks", what);
+    events.plannedUnderLocks();
     return unitOfWork.inTransaction(() -> {
       pointers.lockForCommit(objectIds);
       Plan<R> plan = planner.plan();

@@ -10,9 +10,11 @@ import io.floe.domain.BucketConfig;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.Namespace;
+import io.floe.domain.TableName;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
@@ -43,17 +45,31 @@ public final class CatalogLocator {
   }
 
   /**
-   * The table or view under that name, whichever it is, if the caller may see it.
+   * The table or view under that name, whichever it is, if the caller may see it. The namespace,
+   * the object and its bucket are read together, in one query.
    *
    * @throws NoSuchNamespaceException when the namespace itself does not exist
    */
   public Optional<ResolvedObject> find(OrgContext context, TableIdentifier identifier) {
-    Namespace namespace = namespace(context, identifier.namespace());
-    return objects.find(context.org().id(), namespace.name(),
-            FlatIdentifiers.tableName(identifier))
+    CatalogName namespaceName = FlatIdentifiers.namespaceName(identifier.namespace());
+    TableName name;
+    try {
+      name = FlatIdentifiers.tableName(identifier);
+    } catch (BadRequestException e) {
+      namespace(context, identifier.namespace()); // a missing namespace is reported first
+      throw e;
+    }
+    CatalogObjectStore.Located located = objects.locate(context.org().id(), namespaceName, name)
+        .filter(found -> policy.canSee(context, found.namespace()))
+        .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s",
+            identifier.namespace()));
+    Namespace namespace = located.namespace();
+    return located.object()
         // A table granted to someone else is as absent as a missing one.
         .filter(object -> policy.canSee(context, namespace, object))
-        .map(object -> new ResolvedObject(namespace, object, bucket(object.location().bucketId())));
+        .map(object -> new ResolvedObject(namespace, object, located.bucket()
+            .orElseThrow(() -> new IllegalStateException(
+                "bucket configuration vanished: " + object.location().bucketId()))));
   }
 
   public ResolvedObject table(OrgContext context, TableIdentifier identifier) {

@@ -53,6 +53,46 @@ public abstract class CatalogObjectStoreContract extends PortContract {
   }
 
   @Test
+  void objectsAreFoundByTheirNamespacesId() {
+    Namespace ns = fixture.namespace("byid");
+    CatalogObject orders = fixture.table(ns, "orders");
+    fixture.table(fixture.namespace("other"), "other");
+    assertThat(objects().find(ns.id(), new TableName("orders"))).contains(orders);
+    assertThat(objects().find(ns.id(), new TableName("ORDERS"))).isEmpty();
+    assertThat(objects().find(ns.id(), new TableName("other"))).isEmpty();
+  }
+
+  @Test
+  void locatingReadsTheLiveNamespaceTheObjectAndItsBucketTogether() {
+    Namespace ns = fixture.namespace("Located");
+    CatalogObject orders = fixture.table(ns, "orders");
+    CatalogObjectStore.Located located = objects().locate(fixture.org.id(),
+        new CatalogName("LOCATED"), new TableName("orders")).orElseThrow();
+    assertThat(located.namespace()).isEqualTo(ns);
+    assertThat(located.object()).contains(orders);
+    assertThat(located.bucket()).contains(fixture.bucket);
+    // Asked again, a store that now holds the namespace and the bucket in memory answers the same:
+    // the bucket with its credentials opened, as read along with the table.
+    assertThat(objects().locate(fixture.org.id(), ns.name(), new TableName("orders")))
+        .contains(located);
+
+    // A namespace without that object is found alone; a missing or other org's one is not.
+    CatalogObjectStore.Located empty = objects().locate(fixture.org.id(), ns.name(),
+        new TableName("missing")).orElseThrow();
+    assertThat(empty.namespace()).isEqualTo(ns);
+    assertThat(empty.object()).isEmpty();
+    assertThat(empty.bucket()).isEmpty();
+    assertThat(objects().locate(fixture.org.id(), new CatalogName("nope"),
+        new TableName("orders"))).isEmpty();
+    assertThat(objects().locate(fixture.newOrg().id(), ns.name(), new TableName("orders")))
+        .isEmpty();
+
+    ports().namespaceDeletes().markDeleted(ns.id(), fixture.now, fixture.now.plusSeconds(60),
+        false, false);
+    assertThat(objects().locate(fixture.org.id(), ns.name(), new TableName("orders"))).isEmpty();
+  }
+
+  @Test
   void locationsInUseAreFoundSegmentWise() {
     Namespace ns = fixture.namespace("loc");
     fixture.table(ns, "t_1");

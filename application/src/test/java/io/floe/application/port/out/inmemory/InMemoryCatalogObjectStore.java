@@ -34,10 +34,22 @@ public final class InMemoryCatalogObjectStore implements CatalogObjectStore, Met
   @Override
   public Optional<CatalogObject> find(UUID orgId, CatalogName namespace, TableName name) {
     return db.statement(() -> InMemoryNamespaceStore.findLive(db, orgId, namespace)
-        .flatMap(found -> db.objects.values().stream()
-            .filter(object -> object.namespaceId().equals(found.id())
-                && object.name().equals(name))
-            .findFirst()));
+        .flatMap(found -> inNamespace(found.id(), name)));
+  }
+
+  @Override
+  public Optional<CatalogObject> find(UUID namespaceId, TableName name) {
+    return db.statement(() -> inNamespace(namespaceId, name));
+  }
+
+  @Override
+  public Optional<Located> locate(UUID orgId, CatalogName namespace, TableName name) {
+    return db.statement(() -> InMemoryNamespaceStore.findLive(db, orgId, namespace)
+        .map(found -> {
+          Optional<CatalogObject> object = inNamespace(found.id(), name);
+          return new Located(found, object,
+              object.flatMap(it -> db.buckets.get(it.location().bucketId())));
+        }));
   }
 
   @Override
@@ -128,6 +140,12 @@ public final class InMemoryCatalogObjectStore implements CatalogObjectStore, Met
       db.grants.rows().values().removeIf(grant -> grant.tableId().equals(Optional.of(objectId)));
       return db.objects.remove(objectId);
     });
+  }
+
+  private Optional<CatalogObject> inNamespace(UUID namespaceId, TableName name) {
+    return db.objects.values().stream()
+        .filter(object -> object.namespaceId().equals(namespaceId) && object.name().equals(name))
+        .findFirst();
   }
 
   private boolean holdsName(UUID namespaceId, TableName name, Predicate<CatalogObject> other) {

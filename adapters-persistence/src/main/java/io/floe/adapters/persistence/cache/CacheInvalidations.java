@@ -1,0 +1,162 @@
+package io.floe.adapters.persistence.cache;
+
+import io.floe.adapters.persistence.Database;
+import io.floe.adapters.persistence.DatabaseSettings;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps this server's caches true to PostgreSQL when several servers share it. Every change to a
+ * cached table is announced on the channel {@value #CHANNEL} by a trigger (the table's name, when
+ * the change commits); one connection of this server listens and makes the caches reading that
+ * table forget what they hold. This server's own writes are forgotten before the request that
+ * made them is answered, without waiting for the announcement.
+ *
+ * <p>The listening connection sends a heartbeat every {@link #HEARTBEAT}. PostgreSQL delivers
+ * every announcement committed before a heartbeat before that heartbeat's answer, so once a
+ * heartbeat that began at time t is answered, the caches know of every change committed before t.
+ * Caches are used only while the last answered heartbeat began less than {@link #TRUST} ago; when
+ * the connection breaks or stalls they are bypassed (every read goes to PostgreSQL) and emptied,
+ * and they are used again only after the listener is back and has emptied them once more, since
+ * announcements sent meanwhile are lost. So a change made on any server takes effect on every
+ * other within {@link #TRUST}, whatever happens to the listener.
+ */
+public final class CacheInvalidations implements AutoCloseable {
+  static final String CHANNEL = "floe_cache";
+  /** How long the caches may go without proof that no announcement is pending. */
+  public static final Duration TRUST = Duration.ofSeconds(1);
+  static final Duration HEARTBEAT = Duration.ofMillis(200);
+  private static final int NETWORK_TIMEOUT_MS = 2_000;
+  private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(5);
+  private static final Logger LOG = LoggerFactory.getLogger(CacheInvalidations.class);
+
+  private final DatabaseSettings settings;
+  private final List<InvalidatedCache<?, ?>> caches = new CopyOnWriteArrayList<>();
+  private final Thread listener;
+  private volatile boolean closed;
+  /** System.nanoTime() until which the caches may be used. */
+  private volatile long trustedUntil = System.nanoTime();
+
+  private CacheInvalidations(DatabaseSettings settings) {
+    this.settings = settings;
+    this.listener = new Thread(this::listen, "floe-cache-listener");
+    listener.setDaemon(true);
+  }
+
+  /**
+   * Starts listening on {@code database}'s server; this server's committed writes to it invalidate
+   * the caches at once.
+   */
+  public static CacheInvalidations start(Database database) {
+    CacheInvalidations invalidations = new CacheInvalidations(database.settings());
+    database.onCommittedWrites(invalidations::changed);
+    invalidations.listener.start();
+    return invalidations;
+  }
+
+  /** A new cache of rows of {@code tables}, forgotten whenever any of them changes. */
+  public <K, V> InvalidatedCache<K, V> newCache(String name, long maximumSize,
+      Set<String> tables) {
+    InvalidatedCache<K, V> cache = new InvalidatedCache<>(name, maximumSize, tables,
+        this::trusted);
+    caches.add(cache);
+    return cache;
+  }
+
+  /** Every cache made here, for metrics. */
+  public List<InvalidatedCache<?, ?>> caches() {
+    return List.copyOf(caches);
+  }
+
+  /** Whether the caches may be used now. */
+  public boolean trusted() {
+    return System.nanoTime() - trustedUntil < 0;
+  }
+
+  /** Makes every cache reading one of {@code tables} forget what it holds. */
+  void changed(Set<String> tables) {
+    for (InvalidatedCache<?, ?> cache : caches) {
+      if (tables.contains(Database.UNKNOWN_TABLE)
+          || tables.stream().anyMatch(cache.tables()::contains)) {
+        cache.invalidateAll();
+      }
+    }
+  }
+
+  private void invalidateAll() {
+    caches.forEach(InvalidatedCache::invalidateAll);
+  }
+
+  private void listen() {
+    long retryDelay = HEARTBEAT.toMillis();
+    while (!closed) {
+      try (Connection connection = DriverManager.getConnection(settings.jdbcUrl(),
+          settings.user(), settings.password());
+          Statement statement = connection.createStatement()) {
+        connection.setNetworkTimeout(Runnable::run, NETWORK_TIMEOUT_MS);
+        PGConnection postgres = connection.unwrap(PGConnection.class);
+        statement.execute("LISTEN " + CHANNEL);
+        // Whatever was announced while nobody listened is lost: start from nothing.
+        invalidateAll();
+        LOG.debug("listening for cache invalidations");
+        retryDelay = HEARTBEAT.toMillis();
+        while (!closed) {
+          long heartbeat = System.nanoTime();
+          statement.execute("SELECT 1");
+          deliver(postgres.getNotifications());
+          trustedUntil = heartbeat + TRUST.toNanos();
+          deliver(postgres.getNotifications((int) HEARTBEAT.toMillis()));
+        }
+      } catch (SQLException | RuntimeException e) {
+        trustedUntil = System.nanoTime();
+        invalidateAll();
+        if (!closed) {
+          LOG.warn("cache invalidations unavailable, caches bypassed until they are back: {}",
+              e.toString());
+          sleep(retryDelay);
+          retryDelay = Math.min(retryDelay * 2, MAX_RETRY_DELAY.toMillis());
+        }
+      }
+    }
+  }
+
+  private void deliver(PGNotification[] notifications) {
+    if (notifications == null) {
+      return;
+    }
+    for (PGNotification notification : notifications) {
+      changed(Set.of(notification.getParameter()));
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      TimeUnit.MILLISECONDS.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    trustedUntil = System.nanoTime();
+    listener.interrupt();
+    try {
+      listener.join(NETWORK_TIMEOUT_MS + HEARTBEAT.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

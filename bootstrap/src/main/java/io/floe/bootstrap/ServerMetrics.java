@@ -1,0 +1,135 @@
+package io.floe.bootstrap;
+
+import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.floe.adapters.persistence.Database;
+import io.floe.adapters.persistence.cache.CacheInvalidations;
+import io.floe.adapters.persistence.cache.InvalidatedCache;
+import io.floe.adapters.rest.RequestObserver;
+import io.floe.application.port.out.CommitEvents;
+import io.floe.application.port.out.IcechunkRepositories;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What {@code GET /metrics} shows, in Prometheus' format: request latency per route template and
+ * status, the database pool, the statements and commits sent to PostgreSQL, the caches, commits
+ * under contention, Icechunk commits, and the JVM.
+ */
+final class ServerMetrics implements RequestObserver, CommitEvents, AutoCloseable {
+  private record RequestKind(String method, String route, int status) {}
+
+  private static final Duration SHORTEST = Duration.ofMillis(1);
+  private static final Duration LONGEST = Duration.ofSeconds(30);
+
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final JvmGcMetrics gc = new JvmGcMetrics();
+  /** The timer of each kind of request: route templates are few, so this stays small. */
+  private final Map<RequestKind, Timer> requests = new ConcurrentHashMap<>();
+  private final Counter lostRaces;
+  private final Counter plannedUnderLocks;
+  private final Counter refused;
+
+  ServerMetrics() {
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    gc.bindTo(registry);
+    lostRaces = Counter.builder("floe.commit.lost.races")
+        .description("Commit attempts that lost the race for a pointer and were planned again")
+        .register(registry);
+    plannedUnderLocks = Counter.builder("floe.commit.locked.replans")
+        .description("Commits planned again under row locks after losing races")
+        .register(registry);
+    refused = Counter.builder("floe.commit.conflicts")
+        .description("Commits refused as conflicts (409)")
+        .register(registry);
+  }
+
+  /** The pool's connections, waits and timeouts, as HikariCP reports them. */
+  MetricsTrackerFactory databasePool() {
+    return new MicrometerMetricsTrackerFactory(registry);
+  }
+
+  /** Statements and commits sent to PostgreSQL: round trips, whatever the request. */
+  void bindDatabase(Database database) {
+    FunctionCounter.builder("floe.db.statements", database, Database::statementsExecuted)
+        .description("SQL statements sent to PostgreSQL").register(registry);
+    FunctionCounter.builder("floe.db.commits", database, Database::commits)
+        .description("Transactions committed in PostgreSQL").register(registry);
+  }
+
+  /** Hits, misses, evictions and sizes of every cache, and whether they are in use. */
+  void bindCaches(CacheInvalidations invalidations) {
+    for (InvalidatedCache<?, ?> cache : invalidations.caches()) {
+      CaffeineCacheMetrics.monitor(registry, cache.statistics(), cache.name());
+    }
+    Gauge.builder("floe.cache.trusted", invalidations, it -> it.trusted() ? 1 : 0)
+        .description("1 while the caches are used, 0 while cache invalidations are unavailable")
+        .register(registry);
+  }
+
+  /** Icechunk repositories whose commits are timed. */
+  IcechunkRepositories timed(IcechunkRepositories repositories) {
+    return new TimedIcechunkRepositories(repositories, Timer.builder("floe.icechunk.commits")
+        .description("Icechunk commits Floe makes (a new repository's first commit)")
+        .publishPercentileHistogram()
+        .minimumExpectedValue(SHORTEST)
+        .maximumExpectedValue(LONGEST)
+        .register(registry));
+  }
+
+  String scrape() {
+    return registry.scrape();
+  }
+
+  @Override
+  public void answered(String method, String route, int status, double millis) {
+    requests.computeIfAbsent(new RequestKind(method, route, status), kind ->
+        Timer.builder("http.server.requests")
+            .description("Requests answered, by method, route template and status")
+            .tags("method", method, "route", route, "status", Integer.toString(status))
+            .publishPercentileHistogram()
+            .minimumExpectedValue(SHORTEST)
+            .maximumExpectedValue(LONGEST)
+            .register(registry))
+        .record((long) (millis * 1_000_000), TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void lostRace() {
+    lostRaces.increment();
+  }
+
+  @Override
+  public void plannedUnderLocks() {
+    plannedUnderLocks.increment();
+  }
+
+  @Override
+  public void refused() {
+    refused.increment();
+  }
+
+  @Override
+  public void close() {
+    gc.close();
+    registry.close();
+  }
+}
