@@ -286,7 +286,8 @@ class SecuritySuiteTest {
   void oversizedAndMalformedBodiesAreRefused() {
     String huge = "{\"namespace\":[\"x\"],\"properties\":{\"k\":\""
         + "a".repeat(9 * 1024 * 1024) + "\"}}";
-    refusedWithNothingChanged(() -> List.of(admin.post("/namespaces", huge)), 413);
+    refusedWithNothingChanged(() -> List.of(admin.postExpectingContinue("/namespaces", huge)),
+        413);
     refusedWithNothingChanged(() -> List.of(
         admin.post("/namespaces", "{not json"),
         admin.post("/namespaces", "[]"),
