@@ -13,6 +13,7 @@ import io.floe.adapters.icechunk.icechest.TableCommitSession;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.domain.StoragePath;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -84,6 +85,20 @@ class RepoTablesTest {
   @AfterEach
   void close() throws Exception {
     catalog.close();
+  }
+
+  @Test
+  void aRepoWhoseStorageCannotBeReadHidesNoOtherNamespace() throws Exception {
+    catalog.createNamespace(Namespace.of("plain"));
+    repository.createBranch("dev", repository.resolve(Ref.branch("main")));
+    ManagementApi.Reply broken = api.post("/orgs/" + org.warehouse() + "/repos",
+        Map.of("name", "broken"));
+    assertThat(broken.status()).isEqualTo(201);
+    // Its repo file gone, as when its storage is unreachable: its refs cannot be read.
+    Files.delete(Path.of(URI.create(broken.body().get("location").asText())).resolve("repo"));
+
+    assertThat(catalog.listNamespaces()).contains(Namespace.of("plain"),
+        Namespace.of("weather"), Namespace.of("weather@dev"), Namespace.of("broken"));
   }
 
   @Test

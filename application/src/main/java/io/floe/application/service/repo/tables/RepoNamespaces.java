@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds the repo versions engines address as namespaces ({@link RepoNamespaceName}), for callers
@@ -22,6 +24,7 @@ import org.apache.iceberg.exceptions.NoSuchNamespaceException;
  * namespace.
  */
 public final class RepoNamespaces {
+  private static final Logger LOG = LoggerFactory.getLogger(RepoNamespaces.class);
   private final RepoStore repos;
   private final OrgStore orgs;
   private final RepoTablePointers pointers;
@@ -75,8 +78,17 @@ public final class RepoNamespaces {
     }
     List<String> names = new ArrayList<>();
     for (Repo repo : repos.listLive(context.org().id())) {
-      RepoRefs refs = icechunk.refs(bucketOf(repo), repo.location().path());
       names.add(repo.name().value());
+      RepoRefs refs;
+      try {
+        refs = icechunk.refs(bucketOf(repo), repo.location().path());
+      } catch (RuntimeException unreadable) {
+        // One repo whose storage cannot be read (an endpoint down, a repo not yet written) must
+        // not hide every other namespace: it is listed by name, its branches and tags are not.
+        LOG.warn("listing namespaces: the refs of repo {} cannot be read: {}", repo.name(),
+            unreadable.getMessage());
+        continue;
+      }
       refs.branches().stream().map(RepoRefs.Pointer::name)
           .filter(branch -> !branch.equals(RepoNamespaceName.DEFAULT_BRANCH))
           .forEach(branch -> names.add(RepoNamespaceName.of(repo.name(), branch)));
