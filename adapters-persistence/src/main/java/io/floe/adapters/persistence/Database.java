@@ -97,6 +97,11 @@ public final class Database implements UnitOfWork, DatabaseHealth, AutoCloseable
     tracker.onCommittedWrites(listener);
   }
 
+  /** The tables the calling thread's open transaction has written so far; empty outside one. */
+  public Set<String> tablesWrittenByOpenTransaction() {
+    return tracker.writtenByOpenTransaction();
+  }
+
   /** Statements sent so far: what requests cost in round trips. */
   public long statementsExecuted() {
     return tracker.statements();

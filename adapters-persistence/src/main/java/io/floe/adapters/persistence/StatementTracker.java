@@ -48,6 +48,15 @@ final class StatementTracker implements ExecuteListener {
     listeners.add(listener);
   }
 
+  /**
+   * The tables the calling thread's open transaction has written so far (nothing outside a
+   * transaction): a cache of those tables would answer it with what it has just changed.
+   */
+  Set<String> writtenByOpenTransaction() {
+    Set<String> open = openTransaction.get();
+    return open == null ? Set.of() : Set.copyOf(open);
+  }
+
   long statements() {
     return statements.sum();
   }

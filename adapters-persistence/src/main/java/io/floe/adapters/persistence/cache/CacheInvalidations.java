@@ -7,10 +7,12 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -48,8 +50,13 @@ public final class CacheInvalidations implements AutoCloseable {
   /** System.nanoTime() until which the caches may be used. */
   private volatile long trustedUntil = System.nanoTime();
 
-  private CacheInvalidations(DatabaseSettings settings) {
+  /** The tables the calling thread's open transaction has written. */
+  private final Supplier<Set<String>> ownUncommittedWrites;
+
+  private CacheInvalidations(DatabaseSettings settings,
+      Supplier<Set<String>> ownUncommittedWrites) {
     this.settings = settings;
+    this.ownUncommittedWrites = ownUncommittedWrites;
     this.listener = new Thread(this::listen, "floe-cache-listener");
     listener.setDaemon(true);
   }
@@ -59,7 +66,8 @@ public final class CacheInvalidations implements AutoCloseable {
    * the caches at once.
    */
   public static CacheInvalidations start(Database database) {
-    CacheInvalidations invalidations = new CacheInvalidations(database.settings());
+    CacheInvalidations invalidations = new CacheInvalidations(database.settings(),
+        database::tablesWrittenByOpenTransaction);
     database.onCommittedWrites(invalidations::changed);
     invalidations.listener.start();
     return invalidations;
@@ -68,8 +76,10 @@ public final class CacheInvalidations implements AutoCloseable {
   /** A new cache of rows of {@code tables}, forgotten whenever any of them changes. */
   public <K, V> InvalidatedCache<K, V> newCache(String name, long maximumSize,
       Set<String> tables) {
+    // Not within a transaction that wrote one of the cache's tables: it must read what it wrote,
+    // which nobody else may see (or cache) before it commits.
     InvalidatedCache<K, V> cache = new InvalidatedCache<>(name, maximumSize, tables,
-        this::trusted);
+        () -> trusted() && readsNothingItWrote(tables));
     caches.add(cache);
     return cache;
   }
@@ -92,6 +102,12 @@ public final class CacheInvalidations implements AutoCloseable {
         cache.invalidateAll();
       }
     }
+  }
+
+  private boolean readsNothingItWrote(Set<String> tables) {
+    Set<String> written = ownUncommittedWrites.get();
+    return written.isEmpty() || !written.contains(Database.UNKNOWN_TABLE)
+        && Collections.disjoint(written, tables);
   }
 
   private void invalidateAll() {

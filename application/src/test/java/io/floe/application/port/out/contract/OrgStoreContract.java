@@ -117,6 +117,18 @@ public abstract class OrgStoreContract extends PortContract {
   }
 
   @Test
+  void aTransactionReadsTheBucketsItHasJustChanged() {
+    BucketConfig second = fixture.bucket("second", false);
+    assertThat(orgs().bucket(second.id()).orElseThrow().isDefault()).isFalse(); // read once before
+    boolean seen = ports().unitOfWork().inTransaction(() -> {
+      orgs().setDefaultBucket(fixture.org.id(), second.id());
+      return orgs().bucket(second.id()).orElseThrow().isDefault();
+    });
+    assertThat(seen).isTrue();
+    assertThat(orgs().bucket(second.id()).orElseThrow().isDefault()).isTrue();
+  }
+
+  @Test
   void aDeletedBucketIsGone() {
     BucketConfig spare = fixture.bucket("spare", false);
     orgs().deleteBucket(spare.id());
