@@ -168,7 +168,7 @@ public final class FloeServer implements AutoCloseable {
     RepoTablesModule repoTables = new RepoTablesModule(database, orgs, storage, icechunk, policy,
         metadataFiles, placement, publisher, storage, namespaceModule.icebergNamespaces, catalog);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
-    started.push(new CleanupScheduler(lifecycle.cleanup, Duration.ofMinutes(1),
+    started.push(new CleanupScheduler(lifecycle.cleanup, settings.firstCleanupAfter(),
         Duration.ofHours(1)));
     OrgMembers members = new OrgMembers(identities);
     MemberService memberService = new MemberService(identities, members, policy, publisher, ids);

@@ -27,7 +27,20 @@ public record ServerSettings(
     Optional<String> bootstrapToken,
     Optional<OidcSettings> oidc,
     List<Path> localBucketRoots,
-    SecretKeySettings secretKey) {
+    SecretKeySettings secretKey,
+    Duration firstCleanupAfter) {
+
+  /** When the first cleanup pass runs after a start, finishing what a crash left half done. */
+  public static final Duration FIRST_CLEANUP_AFTER = Duration.ofMinutes(1);
+
+  /** As the canonical constructor, with the first cleanup pass a minute after the start. */
+  public ServerSettings(String bind, int port, Path dataDir, OrgName org,
+      Optional<DatabaseSettings> database, Duration namespaceRecoveryPeriod,
+      Duration idempotencyLifetime, Optional<String> bootstrapToken,
+      Optional<OidcSettings> oidc, List<Path> localBucketRoots, SecretKeySettings secretKey) {
+    this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
+        bootstrapToken, oidc, localBucketRoots, secretKey, FIRST_CLEANUP_AFTER);
+  }
 
   /**
    * Settings without an identity provider (only API tokens authenticate), sealing secrets with
@@ -49,6 +62,7 @@ public record ServerSettings(
     Objects.requireNonNull(oidc, "oidc");
     Objects.requireNonNull(localBucketRoots, "localBucketRoots");
     Objects.requireNonNull(secretKey, "secretKey");
+    Objects.requireNonNull(firstCleanupAfter, "firstCleanupAfter");
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("port must be 0..65535, got " + port);
     }
@@ -78,43 +92,51 @@ public record ServerSettings(
 
   public ServerSettings withPort(int newPort) {
     return new ServerSettings(bind, newPort, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter);
   }
 
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter);
   }
 
   public ServerSettings withNamespaceRecoveryPeriod(Duration period) {
     return new ServerSettings(bind, port, dataDir, org, database, period, idempotencyLifetime,
-        bootstrapToken, oidc, localBucketRoots, secretKey);
+        bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter);
   }
 
   public ServerSettings withOrg(OrgName newOrg) {
     return new ServerSettings(bind, port, dataDir, newOrg, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter);
   }
 
   public ServerSettings withBootstrapToken(String token) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, Optional.of(token), oidc, localBucketRoots, secretKey);
+        idempotencyLifetime, Optional.of(token), oidc, localBucketRoots, secretKey,
+        firstCleanupAfter);
   }
 
   public ServerSettings withSecretKey(SecretKeySettings keys) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys, firstCleanupAfter);
   }
 
   public ServerSettings withOidc(OidcSettings settings) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, Optional.of(settings), localBucketRoots, secretKey);
+        idempotencyLifetime, bootstrapToken, Optional.of(settings), localBucketRoots, secretKey,
+        firstCleanupAfter);
   }
 
   /** The directories local buckets may be placed beneath; replaces the default. */
+  /** Settings whose first cleanup pass runs {@code after} the start, not a minute after. */
+  public ServerSettings withFirstCleanupAfter(Duration after) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, after);
+  }
+
   public ServerSettings withLocalBucketRoots(List<Path> roots) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, roots, secretKey);
+        idempotencyLifetime, bootstrapToken, oidc, roots, secretKey, firstCleanupAfter);
   }
 
   public Path adminTokenFile() {
