@@ -57,47 +57,54 @@ def test_a_python_writer_and_an_engine_racing_on_one_repo_both_land(floe, moto):
     status, created = call(floe, "POST", f"/orgs/{floe.warehouse}/repos",
                            {"name": "swath", "bucket_nickname": "lake-repos"})
     assert status == 201, created
-    repo = ic.Repository.open(repo_storage(moto, "lake-repos", created["prefix"]))
-    session = repo.writable_session("main")
-    zarr.group(session.store).create_array("counts", shape=(MAX_PYTHON_COMMITS,), chunks=(1,),
-                                           dtype="int32", fill_value=0)
-    session.commit("arrays")
-
-    engine = RestCatalog("floe", uri=floe.uri, warehouse=floe.warehouse, token=floe.token)
-    table = engine.create_table(("swath", "granules"), schema=pa.schema(
-        [pa.field("writer", pa.string()), pa.field("n", pa.int64())]))
-    assert table.metadata.location.startswith(f"s3://lake-repos/{created['prefix']}/tables/")
-
-    engine_done, landed, conflicts = threading.Event(), [], []
-    python = threading.Thread(target=python_writer, args=(repo, engine_done, landed, conflicts))
-    python.start()
     try:
-        for n in range(ENGINE_APPENDS):
-            # Reloaded each time, as a script run per batch would: the race is on the branch.
-            engine.load_table(("swath", "granules")).append(
-                pa.table({"writer": ["engine"], "n": pa.array([n], pa.int64())}))
+        repo = ic.Repository.open(repo_storage(moto, "lake-repos", created["prefix"]))
+        session = repo.writable_session("main")
+        zarr.group(session.store).create_array("counts", shape=(MAX_PYTHON_COMMITS,), chunks=(1,),
+                                               dtype="int32", fill_value=0)
+        session.commit("arrays")
+
+        engine = RestCatalog("floe", uri=floe.uri, warehouse=floe.warehouse, token=floe.token)
+        table = engine.create_table(("swath", "granules"), schema=pa.schema(
+            [pa.field("writer", pa.string()), pa.field("n", pa.int64())]))
+        assert table.metadata.location.startswith(f"s3://lake-repos/{created['prefix']}/tables/")
+
+        engine_done, landed, conflicts = threading.Event(), [], []
+        python = threading.Thread(target=python_writer, args=(repo, engine_done, landed, conflicts))
+        python.start()
+        try:
+            for n in range(ENGINE_APPENDS):
+                # Reloaded each time, as a script run per batch would: the race is on the branch.
+                engine.load_table(("swath", "granules")).append(
+                    pa.table({"writer": ["engine"], "n": pa.array([n], pa.int64())}))
+        finally:
+            engine_done.set()
+            python.join(timeout=300)
+        assert not python.is_alive()
+
+        log = list(reversed([entry.message for entry in repo.ancestry(branch="main")]))
+        engine_commits = [i for i, m in enumerate(log) if m.startswith("Iceberg commit to table")]
+        assert len(engine_commits) == ENGINE_APPENDS, log
+        assert [m for m in log if m.startswith("python ")] == [f"python {i}" for i in landed]
+        # The writers really overlapped: Python commits landed between the engine's.
+        between = log[engine_commits[0]:engine_commits[-1]]
+        assert sum(m.startswith("python ") for m in between) >= ENGINE_APPENDS // 2, log
+        head = repo.lookup_snapshot(repo.lookup_branch("main"))
+        pointer = head.metadata[POINTERS]["granules"]
+        assert pointer == engine.load_table(("swath", "granules")).metadata_location
+
+        rows = StaticTable.from_metadata(pointer, properties={
+            "s3.endpoint": moto, "s3.access-key-id": SERVER_KEY,
+            "s3.secret-access-key": SERVER_SECRET, "s3.region": "us-east-1",
+        }).scan().to_arrow()
+        assert sorted(rows.column("n").to_pylist()) == list(range(ENGINE_APPENDS))
+        counts = zarr.open_group(repo.readonly_session(branch="main").store, mode="r")["counts"][:]
+        assert counts.tolist() == [i + 1 if i < len(landed) else 0
+                                   for i in range(MAX_PYTHON_COMMITS)]
+        print(f"{len(landed)} Python commits landed, {len(conflicts)} lost a race and started "
+              f"over; {ENGINE_APPENDS} engine appends landed")
     finally:
-        engine_done.set()
-        python.join(timeout=300)
-    assert not python.is_alive()
-
-    log = list(reversed([entry.message for entry in repo.ancestry(branch="main")]))
-    engine_commits = [i for i, m in enumerate(log) if m.startswith("Iceberg commit to table")]
-    assert len(engine_commits) == ENGINE_APPENDS, log
-    assert [m for m in log if m.startswith("python ")] == [f"python {i}" for i in landed]
-    # The writers really overlapped: Python commits landed between the engine's.
-    between = log[engine_commits[0]:engine_commits[-1]]
-    assert sum(m.startswith("python ") for m in between) >= ENGINE_APPENDS // 2, log
-    head = repo.lookup_snapshot(repo.lookup_branch("main"))
-    pointer = head.metadata[POINTERS]["granules"]
-    assert pointer == engine.load_table(("swath", "granules")).metadata_location
-
-    rows = StaticTable.from_metadata(pointer, properties={
-        "s3.endpoint": moto, "s3.access-key-id": SERVER_KEY,
-        "s3.secret-access-key": SERVER_SECRET, "s3.region": "us-east-1",
-    }).scan().to_arrow()
-    assert sorted(rows.column("n").to_pylist()) == list(range(ENGINE_APPENDS))
-    counts = zarr.open_group(repo.readonly_session(branch="main").store, mode="r")["counts"][:]
-    assert counts.tolist() == [i + 1 if i < len(landed) else 0 for i in range(MAX_PYTHON_COMMITS)]
-    print(f"{len(landed)} Python commits landed, {len(conflicts)} lost a race and started over; "
-          f"{ENGINE_APPENDS} engine appends landed")
+        # The repo lives on this test's S3 server, which stops with the test: later tests that
+        # list every namespace and its tables must not meet a repo they cannot reach.
+        call(floe, "DELETE",
+             f"/orgs/{floe.warehouse}/repos/swath?immediate=true&retain_data=true")
