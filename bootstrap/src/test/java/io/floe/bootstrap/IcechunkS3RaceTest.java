@@ -144,6 +144,7 @@ class IcechunkS3RaceTest {
              new InputStreamReader(py.getInputStream(), StandardCharsets.UTF_8))) {
       ObjectId12 tip = setupId;
       long floeAttemptNanos = 0;
+      long pythonAttemptNanos = 0;
       for (int r = 0; r < ROUNDS; r++) {
         JsonNode prepared = ask(toPython, fromPython, py, "prepare " + r);
         WritableSession floe = IcechunkRepository.open(storage, PREFIX).writableSession("main");
@@ -152,14 +153,18 @@ class IcechunkS3RaceTest {
         assertThat(prepared.get("base").asText()).as("Python's base, round %d", r)
             .isEqualTo(tip.toString());
 
-        // Round 0: both start together. Python's commit is the quicker, so it wins, and Floe's
-        // attempt until its conflict is measured. Later rounds sweep Python's start from 0 to
-        // twice that, through the window where Floe's conditional write lands first while
-        // Python's commit is under way.
-        long pythonDelay = r == 0 ? 0 : 2 * floeAttemptNanos * (r - 1) / (ROUNDS - 2);
+        // Round 0: both start together, and each side's first attempt is measured. Later rounds
+        // sweep one side's start from 0 to twice the other's attempt, taking turns: odd rounds
+        // delay Python (through the window where Floe's conditional write lands first while
+        // Python's commit is under way), even rounds delay Floe (the other way round). So each
+        // side wins some overlapping rounds whichever commit is the quicker on this machine.
+        int step = (r - 1) / 2;
+        int steps = (ROUNDS - 1) / 2;
+        long pythonDelay = r % 2 == 1 ? 2 * floeAttemptNanos * step / steps : 0;
+        long floeDelay = r > 0 && r % 2 == 0 ? 2 * pythonAttemptNanos * step / steps : 0;
         long target = nowNanos() + START_DELAY_NANOS;
         send(toPython, "go " + (target + pythonDelay));
-        while (nowNanos() < target) {
+        while (nowNanos() < target + floeDelay) {
           Thread.onSpinWait();
         }
         long floeStart = nowNanos();
@@ -186,6 +191,9 @@ class IcechunkS3RaceTest {
 
         long pyStart = pyResult.get("start_ns").asLong();
         long pyFirstEnd = pyResult.get(pyConflicted ? "end_first_ns" : "end_ns").asLong();
+        if (r == 0) {
+          pythonAttemptNanos = pyFirstEnd - pyStart;
+        }
         // Did the two first attempts overlap in time: was it a race?
         boolean overlapped = floeStart < pyFirstEnd && pyStart < floeFirstEnd;
         if (overlapped) {
