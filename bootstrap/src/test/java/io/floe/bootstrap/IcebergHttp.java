@@ -45,17 +45,6 @@ final class IcebergHttp {
   }
 
   /** A POST with an {@code Idempotency-Key}. */
-  /**
-   * A POST whose body is sent only once the server said it wants it ({@code Expect:
-   * 100-continue}), as careful clients send large bodies: a server that refuses the request from
-   * its headers answers without reading the body, and the client sees that answer rather than a
-   * connection closed under a body still being sent.
-   */
-  Reply postExpectingContinue(String path, String body) {
-    return send(request(path).expectContinue(true)
-        .POST(HttpRequest.BodyPublishers.ofString(body)));
-  }
-
   Reply post(String path, String body, String idempotencyKey) {
     return send(request(path).header("Idempotency-Key", idempotencyKey)
         .POST(HttpRequest.BodyPublishers.ofString(body)));

@@ -31,7 +31,12 @@ final class RawHttp {
     /** Content-Length promises more than the body; the client then stops sending. */
     SHORT,
     /** Chunked, with a chunk announced larger than what is sent before the client stops. */
-    CHUNKED_CUT
+    CHUNKED_CUT,
+    /**
+     * Content-Length is the body's length and {@code Expect: 100-continue} asks whether to send
+     * it; the client sends only the head and reads the first answer, which should be a refusal.
+     */
+    ANNOUNCED_ONLY
   }
 
   /** A request; {@code target} is the raw request-target (path and query) as bytes. */
@@ -124,7 +129,7 @@ final class RawHttp {
       socket.setSoTimeout(TIMEOUT_MS);
       OutputStream out = socket.getOutputStream();
       out.write(head(request));
-      if (request.body() != null) {
+      if (request.body() != null && request.framing() != Framing.ANNOUNCED_ONLY) {
         out.write(framedBody(request));
       }
       out.flush();
@@ -153,6 +158,8 @@ final class RawHttp {
         case EXACT -> "Content-Length: " + request.body().length;
         case SHORT -> "Content-Length: " + (request.body().length + 1000);
         case CHUNKED_CUT -> "Transfer-Encoding: chunked";
+        case ANNOUNCED_ONLY -> "Content-Length: " + request.body().length
+            + "\r\nExpect: 100-continue";
       };
       head.writeBytes((framing + "\r\n").getBytes(StandardCharsets.US_ASCII));
     }

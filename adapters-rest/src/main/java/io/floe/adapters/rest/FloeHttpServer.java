@@ -29,8 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class FloeHttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FloeHttpServer.class);
-  /** Bodies larger than this are refused with 413 before they are read. */
-  public static final long MAX_REQUEST_BYTES = 8L * 1024 * 1024;
   private static final long STOP_TIMEOUT_MS = 20_000;
   private static final int MAX_THREADS = 64;
   private static final int MIN_THREADS = 8;
@@ -57,7 +55,7 @@ public final class FloeHttpServer implements AutoCloseable {
     this.app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
       config.startup.showOldJavalinVersionWarning = false;
-      config.http.maxRequestSize = MAX_REQUEST_BYTES;
+      config.http.maxRequestSize = RequestInput.MAX_BODY_BYTES;
       config.router.ignoreTrailingSlashes = true;
       config.jetty.threadPool = threadPool();
       config.jetty.modifyServer(server -> {

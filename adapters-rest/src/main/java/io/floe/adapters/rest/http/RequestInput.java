@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.floe.domain.StorableText;
+import io.javalin.http.ContentTooLargeResponse;
 import io.javalin.http.Context;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,6 +24,9 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * {@link #body}.
  */
 public final class RequestInput {
+  /** Bodies larger than this are refused with 413. */
+  public static final long MAX_BODY_BYTES = 8L * 1024 * 1024;
+
   private static final String BODY = "floe.request-body";
   private static final JsonFactory JSON = new JsonFactory();
 
@@ -47,10 +51,24 @@ public final class RequestInput {
         }
       }
     }
+    refuseAnnouncedOversizedBody(ctx);
     String body = utf8(ctx.bodyAsBytes());
     require(body, "the request body");
     requireStorableJson(body);
     ctx.attribute(BODY, body);
+  }
+
+  /**
+   * A body whose announced length is over the limit is refused before it is read. Opening the
+   * body first would answer a client's {@code Expect: 100-continue} with "send it", and the 413
+   * would then race the upload it cuts off: the client may see the connection close instead.
+   */
+  private static void refuseAnnouncedOversizedBody(Context ctx) {
+    long announced = ctx.req().getContentLengthLong();
+    if (announced > MAX_BODY_BYTES) {
+      throw new ContentTooLargeResponse("The request body of " + announced
+          + " bytes is larger than the " + MAX_BODY_BYTES + " bytes Floe accepts");
+    }
   }
 
   /** The request body as checked text (empty when there is none). */
