@@ -194,9 +194,10 @@ class Report:
         w("Both servers run at the same time on one machine, on one PostgreSQL from Debian's "
           "packages (a database each), with local files, and are driven by the same client "
           "(`wrk`) in the same run, taking turns for each measurement. Floe runs "
-          "`java -jar bootstrap/target/floe.jar serve --database-url ...`; the reference is "
+          "`./floe serve --database-url ...` (the `floe` script, which gives the server's JVM "
+          "a 256 MiB heap); the reference is "
           "`org.apache.iceberg.rest.RESTCatalogServer` from `iceberg-open-api` 1.11.0 (test "
-          "fixtures) with a `JdbcCatalog`, both with the JVM's default settings. Every request "
+          "fixtures) with a `JdbcCatalog`, with the JVM's default settings. Every request "
           "carries the same `Authorization: Bearer` header (the reference has no authentication "
           "and ignores it). Ratios compare the two servers within this run, never across runs.")
         w("")

@@ -227,7 +227,8 @@ wait_until_serving() {
 start_floe() {
   local name="$1"; shift
   local port; port="$(free_port)"
-  java -jar bootstrap/target/floe.jar serve --port "$port" --org "$ORG" \
+  # As the README starts it: the floe script, with the server's JVM options.
+  ./floe serve --port "$port" --org "$ORG" \
     --data-dir "$WORK/$name-data" --bootstrap-token "$TOKEN" "$@" > "$WORK/$name.log" 2>&1 &
   FLOE_PID=$!
   STARTED_PIDS+=("$FLOE_PID")

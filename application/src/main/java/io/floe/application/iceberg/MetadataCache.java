@@ -1,37 +1,62 @@
 package io.floe.application.iceberg;
 
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
 
 /**
  * Parsed metadata files keyed by location. Metadata files are immutable once written, so an entry
- * never goes stale; the cache only bounds how many it keeps, least recently used first out.
+ * never goes stale; the cache only bounds what it keeps, least recently used first out.
+ *
+ * <p>The bound is the files' size in bytes, not their number: every commit makes a new file, and
+ * a table's files grow with its history (up to a hundred earlier versions and every live
+ * snapshot), so a bound by count let the cache hold a heap's worth of large files under a stream
+ * of commits. A file larger than the whole bound is parsed but not kept.
  */
 public final class MetadataCache<T> {
-  private final Map<String, T> entries;
+  /** A parsed file and the number of bytes it was parsed from. */
+  public record Sized<T>(T value, long bytes) {}
 
-  public MetadataCache(int capacity) {
-    this.entries = new LinkedHashMap<>(capacity, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, T> eldest) {
-        return size() > capacity;
-      }
-    };
+  private final long capacityBytes;
+  private final LinkedHashMap<String, Sized<T>> entries = new LinkedHashMap<>(64, 0.75f, true);
+  private long bytes;
+
+  public MetadataCache(long capacityBytes) {
+    this.capacityBytes = capacityBytes;
   }
 
-  public T get(String location, Function<String, T> loader) {
+  public T get(String location, Function<String, Sized<T>> loader) {
     synchronized (entries) {
-      T cached = entries.get(location);
+      Sized<T> cached = entries.get(location);
       if (cached != null) {
-        return cached;
+        return cached.value();
       }
     }
     // Parse outside the lock: two threads may parse the same file once each, which is harmless.
-    T loaded = loader.apply(location);
-    synchronized (entries) {
-      entries.put(location, loaded);
+    Sized<T> loaded = loader.apply(location);
+    if (loaded.bytes() <= capacityBytes) {
+      synchronized (entries) {
+        keep(location, loaded);
+      }
     }
-    return loaded;
+    return loaded.value();
+  }
+
+  /** Bytes of the files kept now. */
+  long bytes() {
+    synchronized (entries) {
+      return bytes;
+    }
+  }
+
+  private void keep(String location, Sized<T> loaded) {
+    Sized<T> replaced = entries.put(location, loaded);
+    bytes += loaded.bytes() - (replaced == null ? 0 : replaced.bytes());
+    Iterator<Map.Entry<String, Sized<T>>> eldestFirst = entries.entrySet().iterator();
+    while (bytes > capacityBytes && eldestFirst.hasNext()) {
+      bytes -= eldestFirst.next().getValue().bytes();
+      eldestFirst.remove();
+    }
   }
 }

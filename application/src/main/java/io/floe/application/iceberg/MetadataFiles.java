@@ -21,11 +21,16 @@ import org.apache.iceberg.view.ViewMetadataParser;
  */
 public final class MetadataFiles {
   private static final Pattern VERSION = Pattern.compile("^(\\d+)-.*");
-  private static final int CACHE_CAPACITY = 2_000;
+  /**
+   * What the parsed files may hold, counted in the bytes of the files. Parsed, a metadata file
+   * takes about three times its size on the heap, so the tables' cache keeps about 50 MiB.
+   */
+  private static final long TABLE_CACHE_BYTES = 16L * 1024 * 1024;
+  private static final long VIEW_CACHE_BYTES = 4L * 1024 * 1024;
 
   private final MetadataFileIoProvider io;
-  private final MetadataCache<TableMetadata> tables = new MetadataCache<>(CACHE_CAPACITY);
-  private final MetadataCache<ViewMetadata> views = new MetadataCache<>(CACHE_CAPACITY);
+  private final MetadataCache<TableMetadata> tables = new MetadataCache<>(TABLE_CACHE_BYTES);
+  private final MetadataCache<ViewMetadata> views = new MetadataCache<>(VIEW_CACHE_BYTES);
 
   public MetadataFiles(MetadataFileIoProvider io) {
     this.io = io;
@@ -37,11 +42,17 @@ public final class MetadataFiles {
   }
 
   public TableMetadata readTable(BucketConfig bucket, String location) {
-    return tables.get(location, loc -> TableMetadataParser.read(io.fileIo(bucket), loc));
+    return tables.get(location, loc -> {
+      CountingInputFile file = new CountingInputFile(io.fileIo(bucket).newInputFile(loc));
+      return new MetadataCache.Sized<>(TableMetadataParser.read(file), file.bytesRead());
+    });
   }
 
   public ViewMetadata readView(BucketConfig bucket, String location) {
-    return views.get(location, loc -> ViewMetadataParser.read(io.fileIo(bucket).newInputFile(loc)));
+    return views.get(location, loc -> {
+      CountingInputFile file = new CountingInputFile(io.fileIo(bucket).newInputFile(loc));
+      return new MetadataCache.Sized<>(ViewMetadataParser.read(file), file.bytesRead());
+    });
   }
 
   /** Writes {@code metadata} as the version after {@code previous}; returns it with its location. */
