@@ -35,12 +35,17 @@ public final class MetadataCache<T> {
     }
     // Parse outside the lock: two threads may parse the same file once each, which is harmless.
     Sized<T> loaded = loader.apply(location);
-    if (loaded.bytes() <= capacityBytes) {
+    put(location, loaded);
+    return loaded.value();
+  }
+
+  /** Keeps a file's parsed form that is known without reading it (one just written). */
+  public void put(String location, Sized<T> parsed) {
+    if (parsed.bytes() <= capacityBytes) {
       synchronized (entries) {
-        keep(location, loaded);
+        keep(location, parsed);
       }
     }
-    return loaded.value();
   }
 
   /** Bytes of the files kept now. */

@@ -75,11 +75,17 @@ public final class MetadataFiles {
     return TableMetadata.buildFrom(metadata).discardChanges().withMetadataLocation(location).build();
   }
 
-  /** Writes metadata {@link #placeTable placed} before to its file. */
+  /**
+   * Writes metadata {@link #placeTable placed} before to its file. Once the file is written (and
+   * closed, which forces it to disk), the metadata is kept as if read back from it: the next
+   * commit to the table reads exactly this version, and need not parse it again.
+   */
   public void writePlaced(BucketConfig bucket, TableMetadata placed) {
-    // Not cached here: the first read proves the file is really there.
-    TableMetadataParser.write(placed, io.fileIo(bucket).newOutputFile(
+    CountingOutputFile file = new CountingOutputFile(io.fileIo(bucket).newOutputFile(
         placed.metadataFileLocation()));
+    TableMetadataParser.write(placed, file);
+    tables.put(placed.metadataFileLocation(), new MetadataCache.Sized<>(placed,
+        file.bytesWritten()));
   }
 
   /**
