@@ -1,0 +1,168 @@
+package io.floe.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.floe.adapters.persistence.DatabaseSettings;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two Floe servers on one external PostgreSQL, set up as the README's "Running several replicas"
+ * says (the same database, data directory and secret key): commits through both are
+ * linearizable, and what one commits the other loads at once.
+ */
+@EnabledIfSystemProperty(named = ExternalDatabases.URL, matches = ".+")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ReplicasTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final int WRITERS = 8;
+  private static final int COMMITS_EACH = 10;
+
+  private FloeServer first;
+  private FloeServer second;
+  private String token;
+
+  @BeforeAll
+  void startTwoReplicas(@TempDir Path directory) throws IOException {
+    DatabaseSettings database = ExternalDatabases.fresh();
+    Path data = directory.resolve("data");
+    ServerSettings settings = ServerSettings.defaults(data).withPort(0)
+        .withDatabase(Optional.of(database))
+        .withLocalBucketRoots(List.of(data.resolve("buckets")));
+    first = FloeServer.start(settings);
+    second = FloeServer.start(settings);
+    token = Files.readString(settings.adminTokenFile()).strip();
+    assertThat(post(first, "/namespaces", "{\"namespace\": [\"shared\"]}").status())
+        .isEqualTo(200);
+  }
+
+  /** A new table, created through the second replica. */
+  private String newTable(String name) {
+    assertThat(post(second, "/namespaces/shared/tables", "{\"name\": \"" + name + "\", "
+        + "\"schema\": {\"type\": \"struct\", \"schema-id\": 0, \"fields\": [{\"id\": 1, "
+        + "\"name\": \"id\", \"required\": true, \"type\": \"long\"}]}}").status())
+        .isEqualTo(200);
+    return name;
+  }
+
+  @AfterAll
+  void stopReplicas() {
+    if (second != null) {
+      second.close();
+    }
+    if (first != null) {
+      first.close();
+    }
+  }
+
+  @Test
+  void requirementFreeCommitsThroughBothReplicasAllLandInOneLine() throws Exception {
+    String table = newTable("contended");
+    ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
+    List<Future<List<Integer>>> statuses = new ArrayList<>();
+    try {
+      for (int writer = 0; writer < WRITERS; writer++) {
+        FloeServer through = writer % 2 == 0 ? first : second;
+        String key = "writer-" + writer;
+        statuses.add(writers.submit(() -> {
+          List<Integer> answered = new ArrayList<>();
+          for (int commit = 0; commit < COMMITS_EACH; commit++) {
+            answered.add(commit(through, table, key, String.valueOf(commit)).status());
+          }
+          return answered;
+        }));
+      }
+      for (Future<List<Integer>> writer : statuses) {
+        assertThat(writer.get()).as("every commit is acknowledged").containsOnly(200);
+      }
+    } finally {
+      writers.shutdownNow();
+    }
+
+    for (FloeServer replica : List.of(first, second)) {
+      JsonNode metadata = load(replica, table).body().path("metadata");
+      for (int writer = 0; writer < WRITERS; writer++) {
+        assertThat(metadata.path("properties").path("writer-" + writer).asText())
+            .isEqualTo(String.valueOf(COMMITS_EACH - 1));
+      }
+      // One version per commit, each built on the one before: none was lost or overwritten.
+      assertThat(metadata.path("metadata-log")).hasSize(WRITERS * COMMITS_EACH);
+    }
+  }
+
+  @Test
+  void aCommitThroughOneReplicaIsLoadedThroughTheOtherAtOnce() throws Exception {
+    String table = newTable("seen");
+    for (int i = 0; i < 10; i++) {
+      FloeServer writer = i % 2 == 0 ? first : second;
+      FloeServer reader = i % 2 == 0 ? second : first;
+      Reply committed = commit(writer, table, "seen", "v" + i);
+      assertThat(committed.status()).isEqualTo(200);
+      Reply loaded = load(reader, table);
+      assertThat(loaded.body().path("metadata-location").asText())
+          .isEqualTo(committed.body().path("metadata-location").asText());
+      assertThat(loaded.body().path("metadata").path("properties").path("seen").asText())
+          .isEqualTo("v" + i);
+    }
+  }
+
+  private record Reply(int status, JsonNode body) {}
+
+  private Reply commit(FloeServer server, String table, String key, String value)
+      throws Exception {
+    String body = JSON.writeValueAsString(Map.of("requirements", List.of(), "updates",
+        List.of(Map.of("action", "set-properties", "updates", Map.of(key, value)))));
+    return post(server, "/namespaces/shared/tables/" + table, body);
+  }
+
+  private Reply load(FloeServer server, String table) {
+    return send(server, HttpRequest.newBuilder(uri(server, "/namespaces/shared/tables/" + table))
+        .GET());
+  }
+
+  private Reply post(FloeServer server, String path, String body) {
+    return send(server, HttpRequest.newBuilder(uri(server, path))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  private Reply send(FloeServer server, HttpRequest.Builder request) {
+    try {
+      HttpResponse<String> response = HTTP.send(request
+          .header("Authorization", "Bearer " + token).build(),
+          HttpResponse.BodyHandlers.ofString());
+      return new Reply(response.statusCode(), response.body().isEmpty()
+          ? JSON.missingNode() : JSON.readTree(response.body()));
+    } catch (IOException e) {
+      throw new AssertionError("request to " + server.catalogUri() + " failed: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  private static URI uri(FloeServer server, String path) {
+    return URI.create(server.catalogUri() + "/v1/" + server.settings().org().value() + path);
+  }
+}
