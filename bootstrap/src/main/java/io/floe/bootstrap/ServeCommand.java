@@ -137,6 +137,25 @@ final class ServeCommand implements Callable<Integer> {
   @Mixin
   SecretKeyOptions secretKey;
 
+  @Option(names = "--log-format", defaultValue = "${env:FLOE_LOG_FORMAT:-text}",
+      paramLabel = "FORMAT", converter = LogFormatConverter.class,
+      description = "text (lines for people, the default) or json (one JSON object per line, "
+          + "with the request id of a request's lines as request_id) (env FLOE_LOG_FORMAT).")
+  LogFormat logFormat = LogFormat.TEXT;
+
+  /** {@code text} or {@code json}, in any case. */
+  static final class LogFormatConverter implements picocli.CommandLine.ITypeConverter<LogFormat> {
+    @Override
+    public LogFormat convert(String value) {
+      try {
+        return LogFormat.valueOf(value.strip().toUpperCase(java.util.Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException(
+            "'" + value + "' is not a log format: use text or json");
+      }
+    }
+  }
+
   /** The identity provider, when an issuer is given; the rest is then required. */
   private Optional<OidcSettings> oidc() {
     if (oidcIssuer == null || oidcIssuer.isBlank()) {
@@ -152,6 +171,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    logFormat.apply();
     Optional<DatabaseSettings> database = data.database();
     ServerSettings settings = new ServerSettings(bind, port, data.dataDir, new OrgName(org),
         database, recoveryPeriod, idempotencyLifetime,
