@@ -81,8 +81,8 @@ public final class JooqPrincipalStore implements PrincipalStore {
   }
 
   /**
-   * Records the last use of many tokens in one statement, with {@link #touchToken}'s rule: a
-   * recorded time is only rewritten once it is a minute old.
+   * Records the last use of many tokens in one statement. A recorded time is only rewritten once
+   * it is a minute old: a busy engine must not turn every request into a row update.
    */
   public void touchTokens(Map<UUID, Instant> usedAt) {
     if (usedAt.isEmpty()) {
@@ -106,12 +106,6 @@ public final class JooqPrincipalStore implements PrincipalStore {
 
   @Override
   public void touchToken(UUID tokenId, Instant usedAt) {
-    // Only write when the recorded time is a minute old: a busy engine must not turn every
-    // request into a row update.
-    dsl.update(API_TOKENS).set(API_TOKENS.LAST_USED_AT, Times.of(usedAt))
-        .where(API_TOKENS.ID.eq(tokenId))
-        .and(API_TOKENS.LAST_USED_AT.isNull()
-            .or(API_TOKENS.LAST_USED_AT.lt(Times.of(usedAt.minusSeconds(60)))))
-        .execute();
+    touchTokens(Map.of(tokenId, usedAt));
   }
 }

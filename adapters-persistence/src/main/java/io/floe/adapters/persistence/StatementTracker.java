@@ -132,7 +132,7 @@ final class StatementTracker implements ExecuteListener {
     return query;
   }
 
-  /** The table a write changed if V9 announces the change, else null. */
+  /** The table a write changed if V10 announces the change, else null. */
   private static String announcedTable(Query write) {
     if (write instanceof QOM.Update<?> update) {
       String table = update.$table().getName();

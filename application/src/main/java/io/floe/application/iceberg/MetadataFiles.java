@@ -5,12 +5,14 @@ import io.floe.domain.BucketConfig;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.view.ViewMetadata;
 import org.apache.iceberg.view.ViewMetadataParser;
 
@@ -42,17 +44,18 @@ public final class MetadataFiles {
   }
 
   public TableMetadata readTable(BucketConfig bucket, String location) {
-    return tables.get(location, loc -> {
-      CountingInputFile file = new CountingInputFile(io.fileIo(bucket).newInputFile(loc));
-      return new MetadataCache.Sized<>(TableMetadataParser.read(file), file.bytesRead());
-    });
+    return tables.get(location, loc -> parse(bucket, loc, TableMetadataParser::read));
   }
 
   public ViewMetadata readView(BucketConfig bucket, String location) {
-    return views.get(location, loc -> {
-      CountingInputFile file = new CountingInputFile(io.fileIo(bucket).newInputFile(loc));
-      return new MetadataCache.Sized<>(ViewMetadataParser.read(file), file.bytesRead());
-    });
+    return views.get(location, loc -> parse(bucket, loc, ViewMetadataParser::read));
+  }
+
+  /** A metadata file parsed with {@code parser}, and the bytes it was parsed from. */
+  private <T> MetadataCache.Sized<T> parse(BucketConfig bucket, String location,
+      Function<InputFile, T> parser) {
+    CountingInputFile file = new CountingInputFile(io.fileIo(bucket).newInputFile(location));
+    return new MetadataCache.Sized<>(parser.apply(file), file.bytesRead());
   }
 
   /** Writes {@code metadata} as the version after {@code previous}; returns it with its location. */

@@ -29,7 +29,7 @@ public final class CachingNamespaceStore implements NamespaceStore {
 
   @Override
   public Optional<Namespace> findLive(UUID orgId, CatalogName name) {
-    return live.find(new Key(orgId, name.key()), key -> store.findLive(orgId, name));
+    return findLive(orgId, name, () -> store.findLive(orgId, name));
   }
 
   /**

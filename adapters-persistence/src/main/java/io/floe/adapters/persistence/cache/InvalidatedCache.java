@@ -57,17 +57,7 @@ public final class InvalidatedCache<K, V> {
 
   /** The value for {@code key}, read with {@code load} unless cached; every value is cached. */
   public V get(K key, Function<? super K, ? extends V> load) {
-    if (!trusted.getAsBoolean()) {
-      return load.apply(key);
-    }
-    long stamp = generation.get();
-    Stamped<V> cached = entries.getIfPresent(key);
-    if (cached != null && cached.generation() == stamp) {
-      return cached.value();
-    }
-    V value = load.apply(key);
-    entries.put(key, new Stamped<>(stamp, value));
-    return value;
+    return find(key, missing -> Optional.of(load.apply(missing))).orElseThrow();
   }
 
   /** Like {@link #get}, for lookups that may find nothing: only what was found is cached. */
