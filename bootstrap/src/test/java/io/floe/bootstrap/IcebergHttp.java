@@ -32,8 +32,13 @@ final class IcebergHttp {
   private final String token;
 
   IcebergHttp(TestFloe floe, TestFloe.Org caller) {
-    this.base = floe.uri() + "/v1/" + caller.warehouse();
-    this.token = caller.token();
+    this(floe.uri(), caller.warehouse(), caller.token());
+  }
+
+  /** The catalog at {@code catalogUri} (a server's {@code .../iceberg}), for a warehouse. */
+  IcebergHttp(String catalogUri, String warehouse, String token) {
+    this.base = catalogUri + "/v1/" + warehouse;
+    this.token = token;
   }
 
   Reply get(String path) {

@@ -6,10 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.adapters.persistence.DatabaseSettings;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,13 +31,14 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReplicasTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final int WRITERS = 8;
   private static final int COMMITS_EACH = 10;
 
   private FloeServer first;
   private FloeServer second;
-  private String token;
+  /** The admin's requests through the first replica and through the second. */
+  private IcebergHttp throughFirst;
+  private IcebergHttp throughSecond;
 
   @BeforeAll
   void startTwoReplicas(@TempDir Path directory) throws IOException {
@@ -52,14 +49,17 @@ class ReplicasTest {
         .withLocalBucketRoots(List.of(data.resolve("buckets")));
     first = FloeServer.start(settings);
     second = FloeServer.start(settings);
-    token = Files.readString(settings.adminTokenFile()).strip();
-    assertThat(post(first, "/namespaces", "{\"namespace\": [\"shared\"]}").status())
+    String token = Files.readString(settings.adminTokenFile()).strip();
+    String warehouse = settings.org().value();
+    throughFirst = new IcebergHttp(first.catalogUri(), warehouse, token);
+    throughSecond = new IcebergHttp(second.catalogUri(), warehouse, token);
+    assertThat(throughFirst.post("/namespaces", "{\"namespace\": [\"shared\"]}").status())
         .isEqualTo(200);
   }
 
   /** A new table, created through the second replica. */
   private String newTable(String name) {
-    assertThat(post(second, "/namespaces/shared/tables", "{\"name\": \"" + name + "\", "
+    assertThat(throughSecond.post("/namespaces/shared/tables", "{\"name\": \"" + name + "\", "
         + "\"schema\": {\"type\": \"struct\", \"schema-id\": 0, \"fields\": [{\"id\": 1, "
         + "\"name\": \"id\", \"required\": true, \"type\": \"long\"}]}}").status())
         .isEqualTo(200);
@@ -83,7 +83,7 @@ class ReplicasTest {
     List<Future<List<Integer>>> statuses = new ArrayList<>();
     try {
       for (int writer = 0; writer < WRITERS; writer++) {
-        FloeServer through = writer % 2 == 0 ? first : second;
+        IcebergHttp through = writer % 2 == 0 ? throughFirst : throughSecond;
         String key = "writer-" + writer;
         statuses.add(writers.submit(() -> {
           List<Integer> answered = new ArrayList<>();
@@ -100,7 +100,7 @@ class ReplicasTest {
       writers.shutdownNow();
     }
 
-    for (FloeServer replica : List.of(first, second)) {
+    for (IcebergHttp replica : List.of(throughFirst, throughSecond)) {
       JsonNode metadata = load(replica, table).body().path("metadata");
       for (int writer = 0; writer < WRITERS; writer++) {
         assertThat(metadata.path("properties").path("writer-" + writer).asText())
@@ -115,11 +115,11 @@ class ReplicasTest {
   void aCommitThroughOneReplicaIsLoadedThroughTheOtherAtOnce() throws Exception {
     String table = newTable("seen");
     for (int i = 0; i < 10; i++) {
-      FloeServer writer = i % 2 == 0 ? first : second;
-      FloeServer reader = i % 2 == 0 ? second : first;
-      Reply committed = commit(writer, table, "seen", "v" + i);
+      IcebergHttp writer = i % 2 == 0 ? throughFirst : throughSecond;
+      IcebergHttp reader = i % 2 == 0 ? throughSecond : throughFirst;
+      IcebergHttp.Reply committed = commit(writer, table, "seen", "v" + i);
       assertThat(committed.status()).isEqualTo(200);
-      Reply loaded = load(reader, table);
+      IcebergHttp.Reply loaded = load(reader, table);
       assertThat(loaded.body().path("metadata-location").asText())
           .isEqualTo(committed.body().path("metadata-location").asText());
       assertThat(loaded.body().path("metadata").path("properties").path("seen").asText())
@@ -127,42 +127,14 @@ class ReplicasTest {
     }
   }
 
-  private record Reply(int status, JsonNode body) {}
-
-  private Reply commit(FloeServer server, String table, String key, String value)
-      throws Exception {
+  private static IcebergHttp.Reply commit(IcebergHttp replica, String table, String key,
+      String value) throws Exception {
     String body = JSON.writeValueAsString(Map.of("requirements", List.of(), "updates",
         List.of(Map.of("action", "set-properties", "updates", Map.of(key, value)))));
-    return post(server, "/namespaces/shared/tables/" + table, body);
+    return replica.post("/namespaces/shared/tables/" + table, body);
   }
 
-  private Reply load(FloeServer server, String table) {
-    return send(server, HttpRequest.newBuilder(uri(server, "/namespaces/shared/tables/" + table))
-        .GET());
-  }
-
-  private Reply post(FloeServer server, String path, String body) {
-    return send(server, HttpRequest.newBuilder(uri(server, path))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)));
-  }
-
-  private Reply send(FloeServer server, HttpRequest.Builder request) {
-    try {
-      HttpResponse<String> response = HTTP.send(request
-          .header("Authorization", "Bearer " + token).build(),
-          HttpResponse.BodyHandlers.ofString());
-      return new Reply(response.statusCode(), response.body().isEmpty()
-          ? JSON.missingNode() : JSON.readTree(response.body()));
-    } catch (IOException e) {
-      throw new AssertionError("request to " + server.catalogUri() + " failed: " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
-  }
-
-  private static URI uri(FloeServer server, String path) {
-    return URI.create(server.catalogUri() + "/v1/" + server.settings().org().value() + path);
+  private static IcebergHttp.Reply load(IcebergHttp replica, String table) {
+    return replica.get("/namespaces/shared/tables/" + table);
   }
 }
