@@ -4,14 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -126,6 +129,26 @@ class HttpApiTest {
     assertThat(JSON.readTree(tooLarge.body()).path("error").path("code").asInt()).isEqualTo(413);
     assertError(send(get("/iceberg/v1/" + org.warehouse() + "/namespaces/x", org.token())), 404,
         "NoSuchNamespaceException");
+  }
+
+  @RepeatedTest(10)
+  void anOversizedBodyIsRefusedWithA413TheClientReadsWhateverItsFraming() throws Exception {
+    byte[] huge = new byte[9 * 1024 * 1024];
+    String path = "/iceberg/v1/" + org.warehouse() + "/namespaces";
+    HttpRequest announced = HttpRequest.newBuilder(uri(path))
+        .header("Authorization", "Bearer " + org.token())
+        .POST(HttpRequest.BodyPublishers.ofByteArray(huge)).build();
+    // Without a length the client sends it chunked; the server learns the size as it reads.
+    HttpRequest chunked = HttpRequest.newBuilder(uri(path))
+        .header("Authorization", "Bearer " + org.token())
+        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(huge)))
+        .build();
+    for (HttpRequest request : List.of(announced, chunked)) {
+      HttpResponse<String> refused = send(request);
+      assertThat(refused.statusCode()).isEqualTo(413);
+      assertThat(JSON.readTree(refused.body()).path("error").path("code").asInt())
+          .isEqualTo(413);
+    }
   }
 
   @Test

@@ -6,8 +6,11 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.floe.domain.StorableText;
 import io.javalin.http.ContentTooLargeResponse;
 import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.javalin.http.HttpStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -26,6 +29,9 @@ import org.apache.iceberg.exceptions.BadRequestException;
 public final class RequestInput {
   /** Bodies larger than this are refused with 413. */
   public static final long MAX_BODY_BYTES = 8L * 1024 * 1024;
+
+  /** How much of a refused body Floe reads and discards so the client sees its 413. */
+  static final long MAX_DISCARDED_BYTES = 64L * 1024 * 1024;
 
   private static final String BODY = "floe.request-body";
   private static final JsonFactory JSON = new JsonFactory();
@@ -52,22 +58,61 @@ public final class RequestInput {
       }
     }
     refuseAnnouncedOversizedBody(ctx);
-    String body = utf8(ctx.bodyAsBytes());
+    String body = utf8(boundedBody(ctx));
     require(body, "the request body");
     requireStorableJson(body);
     ctx.attribute(BODY, body);
   }
 
   /**
-   * A body whose announced length is over the limit is refused before it is read. Opening the
-   * body first would answer a client's {@code Expect: 100-continue} with "send it", and the 413
-   * would then race the upload it cuts off: the client may see the connection close instead.
+   * A body whose announced length is over the limit is refused without being kept. A client that
+   * asked first ({@code Expect: 100-continue}) is refused from the headers and sends nothing. Any
+   * other client is already sending, and a server that answers and closes while bytes are still
+   * arriving makes the client's TCP stack reset the connection, which can discard the 413 before
+   * the client reads it; so the rest of the body is read and thrown away first, up to
+   * {@link #MAX_DISCARDED_BYTES}, and the client reads a clean 413 on a connection it may reuse.
    */
   private static void refuseAnnouncedOversizedBody(Context ctx) {
     long announced = ctx.req().getContentLengthLong();
     if (announced > MAX_BODY_BYTES) {
-      throw new ContentTooLargeResponse("The request body of " + announced
-          + " bytes is larger than the " + MAX_BODY_BYTES + " bytes Floe accepts");
+      if (!"100-continue".equalsIgnoreCase(ctx.header("Expect"))) {
+        discardRestOfBody(ctx);
+      }
+      throw new ContentTooLargeResponse("The request body of " + announced + " bytes is larger than the "
+          + MAX_BODY_BYTES + " bytes Floe accepts");
+    }
+  }
+
+  /** The body, read up to the limit; a chunked body that goes past it is refused like above. */
+  private static byte[] boundedBody(Context ctx) {
+    try {
+      return ctx.bodyAsBytes();
+    } catch (HttpResponseException e) {
+      if (e.getStatus() != HttpStatus.CONTENT_TOO_LARGE.getCode()) {
+        throw e;
+      }
+      discardRestOfBody(ctx);
+      throw new ContentTooLargeResponse("The request body is larger than the " + MAX_BODY_BYTES
+          + " bytes Floe accepts");
+    }
+  }
+
+  private static void discardRestOfBody(Context ctx) {
+    long discarded = 0;
+    byte[] buffer = new byte[64 * 1024];
+    try {
+      InputStream in = ctx.req().getInputStream();
+      for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+        discarded += n;
+        if (discarded > MAX_DISCARDED_BYTES) {
+          // Past this the client is not one to be polite to: answer and drop the connection.
+          ctx.header("Connection", "close");
+          return;
+        }
+      }
+    } catch (IOException e) {
+      // The client went away or broke its own framing; the answer is the same.
+      ctx.header("Connection", "close");
     }
   }
 
