@@ -97,6 +97,11 @@ public final class Database implements UnitOfWork, DatabaseHealth, AutoCloseable
     tracker.onCommittedWrites(listener);
   }
 
+  /** Whether the calling thread is inside {@link #inTransaction}. */
+  public boolean transactionOpen() {
+    return tracker.transactionOpen();
+  }
+
   /** The tables the calling thread's open transaction has written so far; empty outside one. */
   public Set<String> tablesWrittenByOpenTransaction() {
     return tracker.writtenByOpenTransaction();

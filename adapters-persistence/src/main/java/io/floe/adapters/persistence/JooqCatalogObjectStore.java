@@ -31,9 +31,12 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
           CATALOG_OBJECTS.NAME.eq(DSL.param("name", String.class))));
 
   private final Database database;
+  private final SharedReads<ObjectKey, Optional<CatalogObject>> sharedFinds = new SharedReads<>();
   private final DSLContext dsl;
   /** Opens the credentials of the bucket {@link #locate} reads along with a table. */
   private final SealedCredentials credentials;
+
+  private record ObjectKey(UUID namespaceId, String name) {}
 
   public JooqCatalogObjectStore(Database database, SecretCipher cipher) {
     this.database = database;
@@ -55,8 +58,18 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
 
   @Override
   public Optional<CatalogObject> find(UUID namespaceId, TableName name) {
-    // The query nearly every request sends: rendered once, so that a request pays for the round
-    // trip only (rendering it anew cost more CPU than PostgreSQL spends answering it).
+    if (database.transactionOpen()) {
+      // Inside a transaction the read must be the transaction's own.
+      return findNow(namespaceId, name);
+    }
+    // The query nearly every load and commit sends: concurrent requests for one object share it.
+    return sharedFinds.read(new ObjectKey(namespaceId, name.value()),
+        () -> findNow(namespaceId, name));
+  }
+
+  private Optional<CatalogObject> findNow(UUID namespaceId, TableName name) {
+    // Rendered once, so that a request pays for the round trip only (rendering it anew cost more
+    // CPU than PostgreSQL spends answering it).
     return dsl.resultQuery(FIND_IN_NAMESPACE, namespaceId, name.value())
         .coerce(CATALOG_OBJECTS)
         .fetchOptional(JooqCatalogObjectStore::toObject);

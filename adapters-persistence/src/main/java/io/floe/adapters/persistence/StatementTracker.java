@@ -52,6 +52,10 @@ final class StatementTracker implements ExecuteListener {
    * The tables the calling thread's open transaction has written so far (nothing outside a
    * transaction): a cache of those tables would answer it with what it has just changed.
    */
+  boolean transactionOpen() {
+    return openTransaction.get() != null;
+  }
+
   Set<String> writtenByOpenTransaction() {
     Set<String> open = openTransaction.get();
     return open == null ? Set.of() : Set.copyOf(open);

@@ -110,4 +110,91 @@ public abstract class MetadataPointersContract extends PortContract {
     assertThat(Concurrently.result(rival)).isFalse();
     assertThat(location(table, ns)).isEqualTo("committer");
   }
+
+  /**
+   * However many requests read an object at once (a store may let them share a query), none reads
+   * a pointer older than a move acknowledged before its read began.
+   */
+  @Test
+  void noReadMissesAMoveAcknowledgedBeforeItBegan() throws Exception {
+    Namespace ns = fixture.namespace("hot");
+    CatalogObject table = fixture.object(ns, "t", CatalogObject.Kind.TABLE, "v0");
+    int moves = 150;
+    java.util.concurrent.atomic.AtomicInteger acknowledged =
+        new java.util.concurrent.atomic.AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(9);
+    try {
+      Future<?> writer = pool.submit(() -> {
+        for (int v = 1; v <= moves; v++) {
+          assertThat(pointers().swap(table.id(), "v" + (v - 1), "v" + v, fixture.now)).isTrue();
+          acknowledged.set(v);
+        }
+      });
+      List<Future<Integer>> readers = new ArrayList<>();
+      for (int r = 0; r < 8; r++) {
+        readers.add(pool.submit(() -> {
+          int stale = 0;
+          while (acknowledged.get() < moves) {
+            int before = acknowledged.get();
+            String read = ports().objects().find(ns.id(), table.name()).orElseThrow()
+                .metadataLocation();
+            if (Integer.parseInt(read.substring(1)) < before) {
+              stale++;
+            }
+          }
+          return stale;
+        }));
+      }
+      writer.get();
+      for (Future<Integer> reader : readers) {
+        assertThat(reader.get()).as("reads older than an acknowledged move").isZero();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * A read inside a transaction is the transaction's own, even while others read the same object:
+   * it sees the transaction's move, and nobody outside sees that move before it commits (here it
+   * never does: the transaction rolls back).
+   */
+  @Test
+  void readsInsideAndOutsideATransactionNeverMix() throws Exception {
+    Namespace ns = fixture.namespace("own");
+    CatalogObject table = fixture.object(ns, "t", CatalogObject.Kind.TABLE, "v0");
+    java.util.concurrent.atomic.AtomicBoolean done =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<Set<String>>> outside = new ArrayList<>();
+      for (int r = 0; r < 4; r++) {
+        outside.add(pool.submit(() -> {
+          Set<String> seen = new java.util.HashSet<>();
+          while (!done.get()) {
+            seen.add(ports().objects().find(ns.id(), table.name()).orElseThrow()
+                .metadataLocation());
+          }
+          return seen;
+        }));
+      }
+      Set<String> inside = new java.util.HashSet<>();
+      assertThatThrownBy(() -> ports().unitOfWork().inTransaction(() -> {
+        assertThat(pointers().swap(table.id(), "v0", "v1", fixture.now)).isTrue();
+        for (int i = 0; i < 300; i++) {
+          inside.add(ports().objects().find(ns.id(), table.name()).orElseThrow()
+              .metadataLocation());
+        }
+        throw new IllegalStateException("roll back");
+      })).hasMessage("roll back");
+      done.set(true);
+      assertThat(inside).containsExactly("v1");
+      for (Future<Set<String>> reader : outside) {
+        assertThat(reader.get()).containsExactly("v0");
+      }
+    } finally {
+      done.set(true);
+      pool.shutdownNow();
+    }
+  }
 }
