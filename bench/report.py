@@ -112,13 +112,17 @@ class Report:
         return a / b if b else None
 
     def busy(self) -> bool:
-        """Whether other work loaded the machine beyond its cores at the start or the end."""
+        """Whether other work loaded the machine beyond its cores before the servers started.
+
+        Only the load at the start tells: by the end, the run's own client, servers and
+        PostgreSQL have put the load average above the cores, busy machine or not.
+        """
         try:
             cores = int(self.facts["cores"])
-            loads = [float(self.facts[k].split()[0]) for k in ("load_start", "load_end")]
+            load = float(self.facts["load_start"].split()[0])
         except (KeyError, ValueError, IndexError):
             return False
-        return max(loads) > cores
+        return load > cores
 
     def load_at(self, server: str, measurement: str) -> str:
         run = self.run(server, measurement)
@@ -184,9 +188,8 @@ class Report:
         if self.busy():
             w("")
             w(f"**The machine was busy during this run**: a load average of "
-              f"{f.get('load_start', '?').split()[0]} at the start and "
-              f"{f.get('load_end', '?').split()[0]} at the end on {f.get('cores', '?')} cores, so "
-              "other work competed with the servers, PostgreSQL and the client for the CPU, "
+              f"{f.get('load_start', '?').split()[0]} on {f.get('cores', '?')} cores before the "
+              "servers started, so other work competed with the servers, PostgreSQL and the client for the CPU, "
               "and it need not slow both servers alike (a request that makes more PostgreSQL "
               "round trips waits for a core more often). The figures and the ratios are "
               "disturbed: rerun on a quiet machine to compare.")
