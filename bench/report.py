@@ -328,7 +328,8 @@ class Report:
             "## How it is measured",
             "",
             f"- Durations: {f.get('durations', '?')}. Both servers are warmed up first (hot "
-            f"loads and commits), then each measurement runs in {f.get('rounds', '1')} "
+            "loads for the warm-up time, then commits for half of it: long enough for the JIT "
+            "to compile the request path, so that what is measured is the steady state), then each measurement runs in {f.get('rounds', '1')} "
             "round(s), each round on Floe and right after on the reference, so that other work "
             "on the machine falls on both alike. Each figure is the server's best round "
             "(highest throughput), since other work only ever slows a server down.",
