@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -58,24 +59,26 @@ public final class TableCommits {
   public <R> R commit(OrgContext context, List<UpdateTableRequest> changes, Class<R> resultType,
       Function<List<TableMetadata>, R> result) {
     requireDistinct(changes);
-    changes.forEach(change -> writable(context, change.identifier()));
+    List<ResolvedObject> authorized = writable(context, changes);
     Optional<ChangePublisher.Replay<R>> replay = publisher.replay(context, resultType);
     if (replay.isPresent()) {
       return replay.get().result();
     }
     String what = changes.size() == 1 ? "table " + changes.get(0).identifier()
         : changes.size() + " tables";
+    // The first attempt plans on the tables just resolved and authorized; should their pointers
+    // have moved meanwhile, its swap fails and every later attempt resolves them anew.
+    AtomicReference<List<ResolvedObject>> resolved = new AtomicReference<>(authorized);
     return committer.commit(context, what, () -> {
-      Plan<List<TableMetadata>> plan = plan(context, changes);
+      List<ResolvedObject> tables = resolved.getAndSet(null);
+      Plan<List<TableMetadata>> plan = plan(changes,
+          tables != null ? tables : writable(context, changes));
       return new Plan<>(plan.swaps(), result.apply(plan.result()));
     });
   }
 
-  private Plan<List<TableMetadata>> plan(OrgContext context, List<UpdateTableRequest> changes) {
-    List<ResolvedObject> tables = new ArrayList<>();
-    for (UpdateTableRequest change : changes) {
-      tables.add(writable(context, change.identifier()));
-    }
+  private Plan<List<TableMetadata>> plan(List<UpdateTableRequest> changes,
+      List<ResolvedObject> tables) {
     List<Swap> swaps = new ArrayList<>();
     List<TableMetadata> results = new ArrayList<>();
     for (int i = 0; i < changes.size(); i++) {
@@ -98,6 +101,14 @@ public final class TableCommits {
       results.add(written);
     }
     return new Plan<>(swaps, results);
+  }
+
+  private List<ResolvedObject> writable(OrgContext context, List<UpdateTableRequest> changes) {
+    List<ResolvedObject> tables = new ArrayList<>();
+    for (UpdateTableRequest change : changes) {
+      tables.add(writable(context, change.identifier()));
+    }
+    return tables;
   }
 
   private ResolvedObject writable(OrgContext context, TableIdentifier identifier) {
