@@ -14,6 +14,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,16 +29,12 @@ class SharedReadsTest {
 
   @Test
   void readsThatArriveWhileAQueryRunsShareTheOneThatStartsAfterIt() throws Exception {
-    CountDownLatch firstStarted = new CountDownLatch(1);
     CountDownLatch releaseFirst = new CountDownLatch(1);
     AtomicInteger queries = new AtomicInteger();
-    Future<Long> first = pool.submit(() -> reads.read("t", () -> {
+    Future<Long> first = startHeld("t", () -> {
       queries.incrementAndGet();
-      firstStarted.countDown();
-      await(releaseFirst);
       return 1L;
-    }));
-    assertThat(firstStarted.await(10, TimeUnit.SECONDS)).isTrue();
+    }, releaseFirst);
 
     List<FutureTask<Long>> later = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
@@ -90,14 +87,8 @@ class SharedReadsTest {
 
   @Test
   void aFailedQueryFailsThoseWhoSharedItAndTheNextReadAsksAgain() throws Exception {
-    CountDownLatch firstStarted = new CountDownLatch(1);
     CountDownLatch releaseFirst = new CountDownLatch(1);
-    Future<Long> first = pool.submit(() -> reads.read("t", () -> {
-      firstStarted.countDown();
-      await(releaseFirst);
-      return 1L;
-    }));
-    assertThat(firstStarted.await(10, TimeUnit.SECONDS)).isTrue();
+    Future<Long> first = startHeld("t", () -> 1L, releaseFirst);
     FutureTask<Long> failing = startParked(() -> reads.read("t", () -> {
       throw new IllegalStateException("connection lost");
     }));
@@ -117,17 +108,28 @@ class SharedReadsTest {
 
   @Test
   void differentKeysNeverShare() throws Exception {
-    CountDownLatch started = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Future<Long> slow = pool.submit(() -> reads.read("a", () -> {
-      started.countDown();
-      await(release);
-      return 1L;
-    }));
-    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+    Future<Long> slow = startHeld("a", () -> 1L, release);
     assertThat(reads.read("b", () -> 2L)).isEqualTo(2L);
     release.countDown();
     assertThat(slow.get(10, TimeUnit.SECONDS)).isEqualTo(1L);
+  }
+
+  /**
+   * Starts a read of {@code key} whose query answers {@code answer} and then holds until
+   * {@code release}; returns once that query is running.
+   */
+  private Future<Long> startHeld(String key, Supplier<Long> answer, CountDownLatch release)
+      throws InterruptedException {
+    CountDownLatch started = new CountDownLatch(1);
+    Future<Long> read = pool.submit(() -> reads.read(key, () -> {
+      long value = answer.get();
+      started.countDown();
+      await(release);
+      return value;
+    }));
+    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+    return read;
   }
 
   private static void await(CountDownLatch latch) {

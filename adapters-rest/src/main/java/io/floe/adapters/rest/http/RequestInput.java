@@ -78,8 +78,7 @@ public final class RequestInput {
       if (!"100-continue".equalsIgnoreCase(ctx.header("Expect"))) {
         discardRestOfBody(ctx);
       }
-      throw new ContentTooLargeResponse("The request body of " + announced + " bytes is larger than the "
-          + MAX_BODY_BYTES + " bytes Floe accepts");
+      throw tooLarge("The request body of " + announced + " bytes");
     }
   }
 
@@ -92,9 +91,13 @@ public final class RequestInput {
         throw e;
       }
       discardRestOfBody(ctx);
-      throw new ContentTooLargeResponse("The request body is larger than the " + MAX_BODY_BYTES
-          + " bytes Floe accepts");
+      throw tooLarge("The request body");
     }
+  }
+
+  private static ContentTooLargeResponse tooLarge(String body) {
+    return new ContentTooLargeResponse(body + " is larger than the " + MAX_BODY_BYTES
+        + " bytes Floe accepts");
   }
 
   private static void discardRestOfBody(Context ctx) {
