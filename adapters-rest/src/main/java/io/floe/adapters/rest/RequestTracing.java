@@ -5,6 +5,7 @@ import io.javalin.http.Context;
 import io.javalin.router.Endpoint;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,11 +34,22 @@ public final class RequestTracing {
   /** Before any handler: the request's id, in the response and the MDC. */
   static void begin(Context ctx) {
     String given = ctx.header(HEADER);
-    String id = given != null && SANE_ID.matcher(given).matches()
-        ? given : UUID.randomUUID().toString();
+    String id = given != null && SANE_ID.matcher(given).matches() ? given : newId();
     ctx.header(HEADER, id);
     ctx.attribute(ID, id);
     MDC.put(MDC_KEY, id);
+  }
+
+  /**
+   * A random (version 4) UUID. A request id needs to be unique, not unguessable, so it comes from
+   * the thread's own generator rather than the shared secure one, which every request thread
+   * would otherwise queue for.
+   */
+  static String newId() {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    long high = random.nextLong() & ~0xf000L | 0x4000L;
+    long low = random.nextLong() & ~(0xcL << 60) | 0x8L << 60;
+    return new UUID(high, low).toString();
   }
 
   /** The request's id, for the records its changes leave. */
