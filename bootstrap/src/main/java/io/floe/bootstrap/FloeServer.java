@@ -134,8 +134,11 @@ public final class FloeServer implements AutoCloseable {
     PrincipalStore principals = new CachingPrincipalStore(principalRows, invalidations, tokenUses);
     CachingNamespaceStore namespaces = new CachingNamespaceStore(
         new JooqNamespaceStore(database), invalidations);
-    JooqCatalogObjectStore pointers = new JooqCatalogObjectStore(database, cipher);
-    CatalogObjectStore objects = new CachingCatalogObjectStore(pointers, namespaces, orgs);
+    // Pointers too, while this is the only server on the database: it hears of every write first.
+    JooqCatalogObjectStore pointers =
+        new JooqCatalogObjectStore(database, cipher, invalidations.pointers());
+    CatalogObjectStore objects = new CachingCatalogObjectStore(pointers, namespaces, orgs,
+        invalidations.pointers());
     metrics.bindCaches(invalidations);
     PrefixClaimer claimer = new PrefixClaimer(orgs, new JooqPrefixClaimStore(database), storage);
     MetadataFiles metadataFiles = new MetadataFiles(storage);

@@ -17,7 +17,7 @@ import java.util.zip.CRC32;
  */
 public final class AdvisoryLocks implements ServerWideLocks {
   /** The first half of every Floe lock's key, so that other users of the database never clash. */
-  private static final int FLOE = 0x466c6f65; // "Floe"
+  public static final int FLOE = 0x466c6f65; // "Floe"
 
   private final Database database;
 
@@ -66,7 +66,8 @@ public final class AdvisoryLocks implements ServerWideLocks {
     }
   }
 
-  private static int key(String name) {
+  /** The second half of the key of the Floe lock called {@code name}. */
+  public static int key(String name) {
     CRC32 crc = new CRC32();
     crc.update(name.getBytes(StandardCharsets.UTF_8));
     return (int) crc.getValue();

@@ -97,6 +97,16 @@ public final class Database implements UnitOfWork, DatabaseHealth, AutoCloseable
     tracker.onCommittedWrites(listener);
   }
 
+  /**
+   * Runs {@code action} on this thread once the transaction open on it has ended, committed or
+   * rolled back, before {@link #inTransaction} returns or throws.
+   *
+   * @throws IllegalStateException when no transaction is open on this thread
+   */
+  public void whenTransactionEnds(Runnable action) {
+    tracker.whenTransactionEnds(action);
+  }
+
   /** Whether the calling thread is inside {@link #inTransaction}. */
   public boolean transactionOpen() {
     return tracker.transactionOpen();

@@ -19,6 +19,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
@@ -35,13 +36,21 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
   private final DSLContext dsl;
   /** Opens the credentials of the bucket {@link #locate} reads along with a table. */
   private final SealedCredentials credentials;
+  private final CatalogObjectWrites writes;
 
   private record ObjectKey(UUID namespaceId, String name) {}
 
   public JooqCatalogObjectStore(Database database, SecretCipher cipher) {
+    this(database, cipher, CatalogObjectWrites.NONE);
+  }
+
+  /** A store whose every write {@code writes} hears of first, inside the write's transaction. */
+  public JooqCatalogObjectStore(Database database, SecretCipher cipher,
+      CatalogObjectWrites writes) {
     this.database = database;
     this.dsl = database.dsl();
     this.credentials = new SealedCredentials(cipher);
+    this.writes = writes;
   }
 
   @Override
@@ -124,7 +133,7 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
 
   @Override
   public boolean insert(CatalogObject object) {
-    return dsl.insertInto(CATALOG_OBJECTS)
+    return write(() -> dsl.insertInto(CATALOG_OBJECTS)
         .set(CATALOG_OBJECTS.ID, object.id())
         .set(CATALOG_OBJECTS.NAMESPACE_ID, object.namespaceId())
         .set(CATALOG_OBJECTS.NAME, object.name().value())
@@ -136,17 +145,17 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
         .set(CATALOG_OBJECTS.CREATED_AT, Times.of(object.createdAt()))
         .set(CATALOG_OBJECTS.UPDATED_AT, Times.of(object.updatedAt()))
         .onConflict(CATALOG_OBJECTS.NAMESPACE_ID, CATALOG_OBJECTS.NAME).doNothing()
-        .execute() == 1;
+        .execute() == 1);
   }
 
   @Override
   public boolean swap(UUID objectId, String expectedLocation, String newLocation, Instant now) {
-    return dsl.update(CATALOG_OBJECTS)
+    return write(() -> dsl.update(CATALOG_OBJECTS)
         .set(CATALOG_OBJECTS.METADATA_LOCATION, newLocation)
         .set(CATALOG_OBJECTS.UPDATED_AT, Times.of(now))
         .where(CATALOG_OBJECTS.ID.eq(objectId),
             CATALOG_OBJECTS.METADATA_LOCATION.eq(expectedLocation))
-        .execute() == 1;
+        .execute() == 1);
   }
 
   @Override
@@ -161,12 +170,12 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
 
   @Override
   public void rename(UUID objectId, UUID newNamespaceId, TableName newName, Instant now) {
-    dsl.update(CATALOG_OBJECTS)
+    write(() -> dsl.update(CATALOG_OBJECTS)
         .set(CATALOG_OBJECTS.NAMESPACE_ID, newNamespaceId)
         .set(CATALOG_OBJECTS.NAME, newName.value())
         .set(CATALOG_OBJECTS.UPDATED_AT, Times.of(now))
         .where(CATALOG_OBJECTS.ID.eq(objectId))
-        .execute();
+        .execute());
   }
 
   @Override
@@ -177,7 +186,7 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
 
   @Override
   public boolean delete(UUID objectId) {
-    return database.inTransaction(() -> {
+    return write(() -> {
       // A table with a prefix of its own keeps its claim, since its files stay; the namespace it
       // leaves is recorded on the claim so that the namespace's cleanup empties and releases it.
       dsl.update(PREFIX_CLAIMS)
@@ -188,6 +197,19 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
       return dsl.deleteFrom(CATALOG_OBJECTS).where(CATALOG_OBJECTS.ID.eq(objectId))
           .execute() == 1;
     });
+  }
+
+  /**
+   * Every write to a table or view's row: in a transaction (the caller's, or one of its own), told
+   * to {@link #writes} before it is sent.
+   */
+  private <T> T write(Supplier<T> statement) {
+    Supplier<T> told = () -> {
+      writes.beforeWrite();
+      return statement.get();
+    };
+    // Joined without a savepoint of its own: a failed write fails the caller's transaction.
+    return database.transactionOpen() ? told.get() : database.inTransaction(told);
   }
 
   static CatalogObject toObject(CatalogObjectsRecord row) {

@@ -1,5 +1,6 @@
 package io.floe.adapters.persistence;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,8 @@ final class StatementTracker implements ExecuteListener {
   private final LongAdder commits = new LongAdder();
   private final List<Consumer<Set<String>>> listeners = new CopyOnWriteArrayList<>();
   private final ThreadLocal<Set<String>> openTransaction = new ThreadLocal<>();
+  /** What runs once the calling thread's open transaction has ended, committed or not. */
+  private final ThreadLocal<List<Runnable>> whenTransactionEnds = new ThreadLocal<>();
 
   void onCommittedWrites(Consumer<Set<String>> listener) {
     listeners.add(listener);
@@ -59,6 +62,20 @@ final class StatementTracker implements ExecuteListener {
   Set<String> writtenByOpenTransaction() {
     Set<String> open = openTransaction.get();
     return open == null ? Set.of() : Set.copyOf(open);
+  }
+
+  /**
+   * Runs {@code action} on this thread once its open transaction has ended, committed or rolled
+   * back, before {@link #inTransaction} returns or throws.
+   *
+   * @throws IllegalStateException outside a transaction
+   */
+  void whenTransactionEnds(Runnable action) {
+    List<Runnable> actions = whenTransactionEnds.get();
+    if (actions == null) {
+      throw new IllegalStateException("no transaction is open on this thread");
+    }
+    actions.add(action);
   }
 
   long statements() {
@@ -78,12 +95,16 @@ final class StatementTracker implements ExecuteListener {
       return transaction.get();
     }
     Set<String> written = new HashSet<>();
+    List<Runnable> endActions = new ArrayList<>();
     openTransaction.set(written);
+    whenTransactionEnds.set(endActions);
     T result;
     try {
       result = transaction.get();
     } finally {
       openTransaction.remove();
+      whenTransactionEnds.remove();
+      endActions.forEach(Runnable::run);
     }
     commits.increment();
     if (!written.isEmpty()) {

@@ -101,6 +101,7 @@ class CachedPostgresStoreTest extends PersistenceContracts {
     private final PrincipalStore principals;
     private final GrantStore grants;
     private final CachingNamespaceStore namespaces;
+    private final JooqCatalogObjectStore objectRows;
     private final CatalogObjectStore objects;
 
     CachedPorts(JooqPersistencePorts rows) {
@@ -113,7 +114,28 @@ class CachedPostgresStoreTest extends PersistenceContracts {
           new CachingPrincipalStore(principalRows, invalidations, tokenUses), tokenUses);
       this.grants = new CachingGrantStore(rows.grants(), invalidations);
       this.namespaces = new CachingNamespaceStore(rows.namespaces(), invalidations);
-      this.objects = new CachingCatalogObjectStore(rows.objects(), namespaces, orgs);
+      // The rows of tables and views written through the store that tells the pointer cache.
+      this.objectRows = new JooqCatalogObjectStore(rows.unitOfWork(), rows.cipher(),
+          invalidations.pointers());
+      this.objects = new CachingCatalogObjectStore(objectRows, namespaces, orgs,
+          invalidations.pointers());
+      awaitSole(invalidations);
+    }
+
+    /** The only server on its database keeps pointers: the contracts run against that cache. */
+    private static void awaitSole(CacheInvalidations invalidations) {
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (!invalidations.sole() && System.nanoTime() < deadline) {
+        try {
+          Thread.sleep(20);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+      }
+      if (!invalidations.sole()) {
+        throw new IllegalStateException("the cached ports never became the only server");
+      }
     }
 
     @Override
@@ -153,7 +175,7 @@ class CachedPostgresStoreTest extends PersistenceContracts {
 
     @Override
     public MetadataPointers pointers() {
-      return rows.pointers();
+      return objectRows;
     }
 
     @Override

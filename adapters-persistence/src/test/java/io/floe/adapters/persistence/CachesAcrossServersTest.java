@@ -3,11 +3,6 @@ package io.floe.adapters.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.adapters.persistence.cache.CacheInvalidations;
-import io.floe.adapters.persistence.cache.CachingCatalogObjectStore;
-import io.floe.adapters.persistence.cache.CachingNamespaceStore;
-import io.floe.adapters.persistence.cache.CachingOrgStore;
-import io.floe.adapters.persistence.cache.CachingPrincipalStore;
-import io.floe.adapters.persistence.cache.TokenUseRecorder;
 import io.floe.application.port.out.CatalogObjectStore.Located;
 import io.floe.domain.ApiToken;
 import io.floe.domain.BucketConfig;
@@ -38,72 +33,26 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * Two servers on one PostgreSQL, each with its own caches: what one changes, the other sees at
- * once where it matters (a table's metadata pointer is never cached) and within
- * {@link CacheInvalidations#TRUST} everywhere else (a revoked token, a dropped namespace).
+ * once where it matters (a table's metadata pointer is never cached while another server runs)
+ * and within {@link CacheInvalidations#TRUST} everywhere else (a revoked token, a dropped
+ * namespace).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CachesAcrossServersTest {
   /** The one key both servers open bucket credentials with, as servers sharing a database do. */
   private static final SecretCipher CIPHER = TestDatabases.cipher();
   private final Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
-  private Server first;
-  private Server second;
+  private CachedServer first;
+  private CachedServer second;
   private Org org;
   private BucketConfig bucket;
-
-  /** One server's view of the database: its own pool, listener and caches. */
-  private static final class Server implements AutoCloseable {
-    final Database database;
-    final CacheInvalidations invalidations;
-    final TokenUseRecorder tokenUses;
-    final JooqPrincipalStore principalRows;
-    final CachingPrincipalStore principals;
-    final CachingOrgStore orgs;
-    final CachingNamespaceStore namespaces;
-    final JooqCatalogObjectStore objectRows;
-    final CachingCatalogObjectStore objects;
-
-    Server(DatabaseSettings settings) {
-      database = Database.open(settings, 4);
-      invalidations = CacheInvalidations.start(database);
-      principalRows = new JooqPrincipalStore(database);
-      tokenUses = new TokenUseRecorder(principalRows::touchTokens);
-      principals = new CachingPrincipalStore(principalRows, invalidations, tokenUses);
-      orgs = new CachingOrgStore(new JooqOrgStore(database, CIPHER), invalidations);
-      namespaces = new CachingNamespaceStore(new JooqNamespaceStore(database), invalidations);
-      objectRows = new JooqCatalogObjectStore(database, CIPHER);
-      objects = new CachingCatalogObjectStore(objectRows, namespaces, orgs);
-    }
-
-    long hits(String cache) {
-      return invalidations.caches().stream().filter(it -> it.name().equals(cache))
-          .mapToLong(it -> it.statistics().stats().hitCount()).sum();
-    }
-
-    /** Waits until the listener has proved it hears every announcement. */
-    Server listening() throws InterruptedException {
-      long deadline = System.nanoTime() + 30_000_000_000L;
-      while (!invalidations.trusted() && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
-      assertThat(invalidations.trusted()).as("cache invalidations are listened to").isTrue();
-      return this;
-    }
-
-    @Override
-    public void close() {
-      tokenUses.close();
-      invalidations.close();
-      database.close();
-    }
-  }
 
   @BeforeAll
   void startTwoServers() throws InterruptedException {
     DatabaseSettings settings = TestDatabases.freshDatabase(TestDatabases.embeddedServer());
     Database.open(settings, 2).close(); // migrated once, before both servers start
-    first = new Server(settings).listening();
-    second = new Server(settings).listening();
+    first = new CachedServer(settings, CIPHER).listening();
+    second = new CachedServer(settings, CIPHER).listening();
   }
 
   @AfterAll

@@ -41,6 +41,11 @@ final class JooqPersistencePorts implements PersistencePorts {
     return new JooqPersistencePorts(Database.open(settings, 12));
   }
 
+  /** The key this database's bucket credentials are sealed with. */
+  SecretCipher cipher() {
+    return cipher;
+  }
+
   @Override
   public Database unitOfWork() {
     return database;

@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -33,9 +34,15 @@ import org.slf4j.LoggerFactory;
  * and they are used again only after the listener is back and has emptied them once more, since
  * announcements sent meanwhile are lost. So a change made on any server takes effect on every
  * other within {@link #TRUST}, whatever happens to the listener.
+ *
+ * <p>The listening connection also decides, with the locks of {@link SoleReplica}, whether this
+ * server is the only one on the database; while it is, tables' metadata pointers are kept in
+ * memory too ({@link #pointers}).
  */
 public final class CacheInvalidations implements AutoCloseable {
   static final String CHANNEL = "floe_cache";
+  /** The application name of the listening connection. */
+  public static final String APPLICATION = "floe-listener";
   /** How long the caches may go without proof that no announcement is pending. */
   public static final Duration TRUST = Duration.ofSeconds(1);
   static final Duration HEARTBEAT = Duration.ofMillis(200);
@@ -52,11 +59,14 @@ public final class CacheInvalidations implements AutoCloseable {
 
   /** The tables the calling thread's open transaction has written. */
   private final Supplier<Set<String>> ownUncommittedWrites;
+  private final SoleReplica soleReplica;
+  private final PointerCache pointers;
 
-  private CacheInvalidations(DatabaseSettings settings,
-      Supplier<Set<String>> ownUncommittedWrites) {
-    this.settings = settings;
-    this.ownUncommittedWrites = ownUncommittedWrites;
+  private CacheInvalidations(Database database) {
+    this.settings = database.settings();
+    this.ownUncommittedWrites = database::tablesWrittenByOpenTransaction;
+    this.soleReplica = new SoleReplica(this::trusted, () -> pointers().voidAll());
+    this.pointers = new PointerCache(database, soleReplica);
     this.listener = new Thread(this::listen, "floe-cache-listener");
     listener.setDaemon(true);
   }
@@ -66,8 +76,7 @@ public final class CacheInvalidations implements AutoCloseable {
    * the caches at once.
    */
   public static CacheInvalidations start(Database database) {
-    CacheInvalidations invalidations = new CacheInvalidations(database.settings(),
-        database::tablesWrittenByOpenTransaction);
+    CacheInvalidations invalidations = new CacheInvalidations(database);
     database.onCommittedWrites(invalidations::changed);
     invalidations.listener.start();
     return invalidations;
@@ -82,6 +91,19 @@ public final class CacheInvalidations implements AutoCloseable {
         () -> trusted() && readsNothingItWrote(tables));
     caches.add(cache);
     return cache;
+  }
+
+  /**
+   * Tables and views with their metadata pointers, kept while this server is the only one on the
+   * database. Every write to their rows must tell it first ({@code JooqCatalogObjectStore}).
+   */
+  public PointerCache pointers() {
+    return pointers;
+  }
+
+  /** Whether this server is the only one on the database now. */
+  public boolean sole() {
+    return soleReplica.isSole();
   }
 
   /** Every cache made here, for metrics. */
@@ -118,24 +140,28 @@ public final class CacheInvalidations implements AutoCloseable {
     long retryDelay = HEARTBEAT.toMillis();
     while (!closed) {
       try (Connection connection = DriverManager.getConnection(settings.jdbcUrl(),
-          settings.user(), settings.password());
+          listenerProperties());
           Statement statement = connection.createStatement()) {
         connection.setNetworkTimeout(Runnable::run, NETWORK_TIMEOUT_MS);
         PGConnection postgres = connection.unwrap(PGConnection.class);
         statement.execute("LISTEN " + CHANNEL);
+        statement.execute("LISTEN " + SoleReplica.CHANNEL);
         // Whatever was announced while nobody listened is lost: start from nothing.
         invalidateAll();
+        soleReplica.join(connection, () -> closed);
         LOG.debug("listening for cache invalidations");
         retryDelay = HEARTBEAT.toMillis();
         while (!closed) {
           long heartbeat = System.nanoTime();
           statement.execute("SELECT 1");
-          deliver(postgres.getNotifications());
+          deliver(connection, postgres.getNotifications());
           trustedUntil = heartbeat + TRUST.toNanos();
-          deliver(postgres.getNotifications((int) HEARTBEAT.toMillis()));
+          soleReplica.heartbeat(connection);
+          deliver(connection, postgres.getNotifications((int) HEARTBEAT.toMillis()));
         }
       } catch (SQLException | RuntimeException e) {
         trustedUntil = System.nanoTime();
+        soleReplica.lost();
         invalidateAll();
         if (!closed) {
           LOG.warn("cache invalidations unavailable, caches bypassed until they are back: {}",
@@ -147,12 +173,31 @@ public final class CacheInvalidations implements AutoCloseable {
     }
   }
 
-  private void deliver(PGNotification[] notifications) {
+  /** Who the listening connection is, as pg_stat_activity shows it: {@value #APPLICATION}. */
+  private Properties listenerProperties() {
+    Properties properties = new Properties();
+    if (settings.user() != null) {
+      properties.setProperty("user", settings.user());
+    }
+    if (settings.password() != null) {
+      properties.setProperty("password", settings.password());
+    }
+    properties.setProperty("ApplicationName", APPLICATION);
+    return properties;
+  }
+
+  private void deliver(Connection connection, PGNotification[] notifications)
+      throws SQLException {
     if (notifications == null) {
       return;
     }
+    int ownPid = connection.unwrap(PGConnection.class).getBackendPID();
     for (PGNotification notification : notifications) {
-      changed(Set.of(notification.getParameter()));
+      if (notification.getName().equals(SoleReplica.CHANNEL)) {
+        soleReplica.otherServerJoining(connection, notification.getPID(), ownPid);
+      } else {
+        changed(Set.of(notification.getParameter()));
+      }
     }
   }
 
@@ -168,6 +213,7 @@ public final class CacheInvalidations implements AutoCloseable {
   public void close() {
     closed = true;
     trustedUntil = System.nanoTime();
+    soleReplica.lost();
     listener.interrupt();
     try {
       listener.join(NETWORK_TIMEOUT_MS + HEARTBEAT.toMillis());

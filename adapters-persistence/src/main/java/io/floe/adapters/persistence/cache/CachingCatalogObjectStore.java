@@ -17,21 +17,28 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The catalog object store, locating tables and views with their namespace and bucket taken from
  * the caches: then locating one costs a single lookup of the object by its namespace's id and its
- * name, what every loadTable and commit pays. Objects themselves are never cached, so a commit,
- * drop or rename on any server is seen by the very next request on every other. When the
+ * name, what every loadTable and commit pays, and not even that while this server is the only one
+ * on its database ({@link PointerCache}). With several servers objects are never cached, so a
+ * commit, drop or rename on any server is seen by the very next request on every other. When the
  * namespace is not cached, one query reads all three and fills the namespace's cache.
  */
 public final class CachingCatalogObjectStore implements CatalogObjectStore {
   private final CatalogObjectStore store;
   private final CachingNamespaceStore namespaces;
   private final OrgStore buckets;
+  private final PointerCache pointers;
 
-  /** {@code namespaces} and {@code buckets} hold the caches of namespaces and buckets. */
+  /**
+   * {@code namespaces} and {@code buckets} hold the caches of namespaces and buckets;
+   * {@code pointers} must be told of every write to {@code store} (it is when {@code store} was
+   * made with it).
+   */
   public CachingCatalogObjectStore(CatalogObjectStore store, CachingNamespaceStore namespaces,
-      OrgStore buckets) {
+      OrgStore buckets, PointerCache pointers) {
     this.store = store;
     this.namespaces = namespaces;
     this.buckets = buckets;
+    this.pointers = pointers;
   }
 
   @Override
@@ -48,7 +55,7 @@ public final class CachingCatalogObjectStore implements CatalogObjectStore {
     if (readWhole.get() != null) {
       return Optional.of(readWhole.get());
     }
-    Optional<CatalogObject> object = store.find(live.get().id(), name);
+    Optional<CatalogObject> object = find(live.get().id(), name);
     return Optional.of(new Located(live.get(), object,
         object.flatMap(found -> buckets.bucket(found.location().bucketId()))));
   }
@@ -60,7 +67,7 @@ public final class CachingCatalogObjectStore implements CatalogObjectStore {
 
   @Override
   public Optional<CatalogObject> find(UUID namespaceId, TableName name) {
-    return store.find(namespaceId, name);
+    return pointers.find(namespaceId, name, () -> store.find(namespaceId, name));
   }
 
   @Override
