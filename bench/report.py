@@ -18,12 +18,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
 
 FLOE, REFERENCE, EMBEDDED = "floe", "reference", "floe-embedded"
+REPLICAS = "floe-replicas"
 LABELS = {
     FLOE: "Floe (external PostgreSQL)",
+    REPLICAS: "Floe, one of two replicas (external PostgreSQL)",
     EMBEDDED: "Floe (embedded PostgreSQL)",
     REFERENCE: "Iceberg reference server",
 }
-COLORS = {FLOE: "#1f77b4", EMBEDDED: "#9ecae1", REFERENCE: "#ff7f0e"}
+COLORS = {FLOE: "#1f77b4", REPLICAS: "#6baed6", EMBEDDED: "#9ecae1", REFERENCE: "#ff7f0e"}
 RSS_GOAL_MIB = 512
 CHART = "benchmarks.png"
 
@@ -142,6 +144,11 @@ class Report:
                          fmt(ratio, 2, "×"), "≥ 3×", verdict(ratio >= 3)))
             rows.append(("loadTable errors", f"{hot_floe.errors:,}", f"{hot_ref.errors:,}", "",
                          "0", verdict(hot_floe.errors == 0)))
+            replica = self.run(REPLICAS, "load_hot")
+            if replica:
+                rows.append(("loadTable, hot, one of two replicas (req/s)", fmt(replica.rate),
+                             fmt(hot_ref.rate), fmt(replica.rate / hot_ref.rate, 2, "×"),
+                             "", ""))
             rows.append(("loadTable p99 at 16 connections", fmt(hot_floe.p99_ms, 2, " ms"),
                          fmt(hot_ref.p99_ms, 2, " ms"), "", "< 10 ms",
                          verdict(hot_floe.p99_ms < 10)))
@@ -274,7 +281,7 @@ class Report:
                  " statuses | load | every round |",
                  "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
         for measurement, name, unit in rows:
-            for server in (FLOE, EMBEDDED, REFERENCE):
+            for server in (FLOE, REPLICAS, EMBEDDED, REFERENCE):
                 run = self.run(server, measurement)
                 if run:
                     lines.append(
@@ -329,7 +336,8 @@ class Report:
             "",
             f"- Durations: {f.get('durations', '?')}. Both servers are warmed up first (hot "
             "loads for the warm-up time, then commits for half of it: long enough for the JIT "
-            "to compile the request path, so that what is measured is the steady state), then each measurement runs in {f.get('rounds', '1')} "
+            "to compile the request path, so that what is measured is the steady state), then "
+            f"each measurement runs in {f.get('rounds', '1')} "
             "round(s), each round on Floe and right after on the reference, so that other work "
             "on the machine falls on both alike. Each figure is the server's best round "
             "(highest throughput), since other work only ever slows a server down.",
@@ -351,8 +359,16 @@ class Report:
             "last page's token is found by following the server's own `next-page-token`s, "
             "and the last page is checked to hold a full page and no next token. Each page is "
             "then fetched repeatedly by one connection.",
+            "- **Floe alone and with a second replica.** Alone on its database, Floe keeps "
+            "tables' metadata pointers in memory and answers a load without asking PostgreSQL; "
+            "that is how every figure above is measured. Once the reference has stopped, a "
+            "second Floe replica starts on the same database, the first stops keeping pointers "
+            "(`floe_replica_sole` was "
+            f"{f.get('sole_with_second', '?')} with both running) and reads the pointer of "
+            "every load from PostgreSQL, and the hot loadTable is measured on it again "
+            "(after a third of the warm-up time of loads): the *one of two replicas* row.",
             "- **Floe on its embedded PostgreSQL** (`floe serve` with no database URL) is "
-            "measured on the hot loadTable only, after the other two servers have stopped.",
+            "measured on the hot loadTable only, after the other servers have stopped.",
             "- PostgreSQL: a fresh `initdb` cluster with default settings (fsync and "
             "synchronous commit on). The reference's `JdbcCatalog` keeps its default pool of "
             "2 connections; Floe its own defaults.",
@@ -388,11 +404,11 @@ def chart(report: Report, path: pathlib.Path):
 
     bars(load, ["hot", "If-None-Match"],
          [(s, [value(s, "load_hot", "rate"), value(s, "load_conditional", "rate")])
-          for s in (FLOE, EMBEDDED, REFERENCE)],
+          for s in (FLOE, REPLICAS, EMBEDDED, REFERENCE)],
          "loadTable throughput (higher is better)", "requests/s")
     bars(latency, ["p50", "p99"],
          [(s, [value(s, "load_hot", "p50_ms"), value(s, "load_hot", "p99_ms")])
-          for s in (FLOE, EMBEDDED, REFERENCE)],
+          for s in (FLOE, REPLICAS, EMBEDDED, REFERENCE)],
          "loadTable latency, hot (lower is better)", "ms")
     latency.axhline(10, color="grey", linestyle="--", linewidth=0.8)
     bars(ops, ["createTable", "commit"],

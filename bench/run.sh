@@ -557,8 +557,24 @@ main() {
   in_rounds listing
   record_peak_rss floe "$floe_pid"
   record_peak_rss reference "$REF_PID"
-  stop_pid "$floe_pid"
   stop_pid "$REF_PID"
+
+  # Alone on its database Floe keeps tables' pointers in memory; with a second replica every
+  # load reads its pointer from PostgreSQL. The same server, measured again that way.
+  log "Floe with a second replica on its database: hot loadTable"
+  local floe_base="$FLOE_BASE"
+  start_floe floe-second --database-url "jdbc:postgresql://127.0.0.1:$PG_PORT/floe" \
+    --database-user bench --database-password bench \
+    --secret-key-file "$WORK/floe-data/secret.key"
+  local second_pid="$FLOE_PID"
+  fact sole_with_second "$(curl -s "${floe_base%/iceberg/*}/metrics" |
+    awk '/^floe_replica_sole / {print $2}')"
+  WRK_REPORT=/dev/null wrk -t"$LOAD_THREADS" -c"$LOAD_CONNECTIONS" \
+    -d"$((WARMUP_SECONDS / 3 + 1))s" -s "$BENCH/wrk/load.lua" -H "$AUTH" \
+    "$floe_base/namespaces/hot/tables/t" >/dev/null
+  for ROUND in $(seq 1 "$ROUNDS"); do hot_load floe-replicas "$floe_base"; done
+  stop_pid "$second_pid"
+  stop_pid "$floe_pid"
 
   log "Floe on its embedded PostgreSQL: hot loadTable"
   start_floe floe-embedded
