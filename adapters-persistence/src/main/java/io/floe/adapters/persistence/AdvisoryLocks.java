@@ -53,8 +53,11 @@ public final class AdvisoryLocks implements ServerWideLocks {
     }
   }
 
-  /** Runs a lock function; its boolean answer, true for the void pg_advisory_lock. */
-  private static boolean execute(Connection connection, String sql, int key) throws SQLException {
+  /**
+   * Runs a lock function on Floe's lock {@code key}; its boolean answer, true for the void ones
+   * (pg_advisory_lock and the like).
+   */
+  public static boolean execute(Connection connection, String sql, int key) throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
       statement.setInt(1, FLOE);
       statement.setInt(2, key);

@@ -124,17 +124,11 @@ class CachedPostgresStoreTest extends PersistenceContracts {
 
     /** The only server on its database keeps pointers: the contracts run against that cache. */
     private static void awaitSole(CacheInvalidations invalidations) {
-      long deadline = System.nanoTime() + 30_000_000_000L;
-      while (!invalidations.sole() && System.nanoTime() < deadline) {
-        try {
-          Thread.sleep(20);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException(e);
-        }
-      }
-      if (!invalidations.sole()) {
-        throw new IllegalStateException("the cached ports never became the only server");
+      try {
+        CachedServer.await(invalidations::sole, "the cached ports are the only server");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
       }
     }
 

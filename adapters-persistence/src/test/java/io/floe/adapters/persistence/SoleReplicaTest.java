@@ -16,6 +16,8 @@ import io.floe.domain.StoragePath;
 import io.floe.domain.StoragePlatform;
 import io.floe.domain.TableName;
 import io.floe.domain.Visibility;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
@@ -165,6 +167,30 @@ class SoleReplicaTest {
     assertThat(first.invalidations.sole()).as("stopped before the other server's write landed")
         .isFalse();
     assertThat(pointer(first)).isEqualTo("v1");
+  }
+
+  @Test
+  void aStartingServerEndsTheSessionOfASoleServerThatNoLongerAnswers() throws Exception {
+    first.close();
+    // What a sole server whose machine died leaves behind until PostgreSQL notices: a session
+    // that holds presence exclusively and hears nothing.
+    try (Database stalled = Database.open(settings, 2)) {
+      Connection session = stalled.dataSource().getConnection();
+      assertThat(AdvisoryLocks.execute(session, "select pg_try_advisory_lock(?, ?)",
+          AdvisoryLocks.key("replica-presence"))).isTrue();
+
+      first = new CachedServer(settings, CIPHER).listening();
+
+      assertThat(session.isValid(5)).as("the unanswering session was ended").isFalse();
+      assertThat(first.objectRows.swap(table.id(), "v0", "v1", now)).as("and writes go on")
+          .isTrue();
+      assertThat(pointer(first)).isEqualTo("v1");
+      try {
+        session.close();
+      } catch (SQLException expected) {
+        // the pool finds the ended session broken as it is given back
+      }
+    }
   }
 
   private String pointer(CachedServer server) {

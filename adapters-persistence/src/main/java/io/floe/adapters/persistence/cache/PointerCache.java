@@ -52,13 +52,10 @@ public final class PointerCache implements CatalogObjectWrites {
   /** The object, kept or read with {@code read}. */
   public Optional<CatalogObject> find(UUID namespaceId, TableName name,
       Supplier<Optional<CatalogObject>> read) {
-    if (!replicas.isSole() || database.transactionOpen()) {
-      return read.get();
-    }
-    // Generation first, writes second: a write that began between the two reads is seen by the
-    // second; one that began before the first is seen by either.
+    // Generation first, then whether this server is the only one, then writes: a void or a
+    // write that began after the first read is seen by a later one; one before it, by either.
     long stamp = generation.get();
-    if (writesUnderWay.get() > 0) {
+    if (!replicas.isSole() || database.transactionOpen() || writesUnderWay.get() > 0) {
       return read.get();
     }
     Key key = new Key(namespaceId, name.value());
@@ -85,12 +82,13 @@ public final class PointerCache implements CatalogObjectWrites {
   @Override
   public void beforeWrite() {
     replicas.fenceWrite(database.dsl());
-    writesUnderWay.incrementAndGet();
-    generation.incrementAndGet();
+    // What undoes the count is registered before the count is taken, so it is never left up.
     database.whenTransactionEnds(() -> {
       generation.incrementAndGet();
       writesUnderWay.decrementAndGet();
     });
+    writesUnderWay.incrementAndGet();
+    generation.incrementAndGet();
   }
 
   /** Everything kept is void: this server started or stopped being the only one. */

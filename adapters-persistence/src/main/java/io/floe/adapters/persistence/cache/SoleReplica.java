@@ -44,6 +44,8 @@ public final class SoleReplica {
   static final Duration WRITE_WAIT = Duration.ofSeconds(5);
   /** After another server asked to share the database, how long this one leaves it shared. */
   static final Duration QUIET = Duration.ofSeconds(5);
+  /** How long a starting server asks the sole one to share before it ends that one's session. */
+  static final Duration PATIENCE = Duration.ofSeconds(5);
   /** How long the last step of a claim waits for writes under way before trying later. */
   private static final String BARRIER_TIMEOUT = "500ms";
   private static final int PRESENCE = AdvisoryLocks.key("replica-presence");
@@ -75,10 +77,6 @@ public final class SoleReplica {
   /** Whether this server may use pointers it keeps in memory now. */
   public boolean isSole() {
     return standing.state() == State.SOLE && listenerAlive.getAsBoolean();
-  }
-
-  State state() {
-    return standing.state();
   }
 
   /**
@@ -121,7 +119,12 @@ public final class SoleReplica {
     if (!present) {
       LOG.info("another Floe server is alone on this database: asking it to share");
       execute(listener, "set lock_timeout = '1s'");
+      long patientUntil = System.nanoTime() + PATIENCE.toNanos();
       while (!present && !stopping.getAsBoolean()) {
+        if (System.nanoTime() - patientUntil > 0) {
+          endUnansweringSoleServer(listener);
+          patientUntil = System.nanoTime() + PATIENCE.toNanos();
+        }
         execute(listener, "select pg_notify('" + CHANNEL + "', 'join')");
         try {
           present = lock(listener, "select pg_advisory_lock_shared(?, ?)", PRESENCE);
@@ -135,6 +138,36 @@ public final class SoleReplica {
     }
     if (present) {
       become(State.PRESENT);
+    }
+  }
+
+  /**
+   * A sole server answers within a heartbeat; one that has not for {@link #PATIENCE} is gone (its
+   * machine died and PostgreSQL has not noticed yet) or stalled. Ending its listening session
+   * frees presence, and is safe either way: a stalled server stops using its pointers once its
+   * listener has not been proved alive for {@link CacheInvalidations#TRUST}, and this one writes
+   * only after holding presence that long. Ending another session of the same role needs no
+   * privilege; where it is refused, this server keeps asking.
+   */
+  private static void endUnansweringSoleServer(Connection listener) throws SQLException {
+    try (PreparedStatement statement = listener.prepareStatement(
+        "select pid, pg_terminate_backend(pid) from pg_locks where locktype = 'advisory'"
+            + " and classid = ? and objid = ? and objsubid = 2 and mode = 'ExclusiveLock'"
+            + " and granted and pid <> pg_backend_pid()")) {
+      statement.setInt(1, AdvisoryLocks.FLOE);
+      statement.setInt(2, PRESENCE);
+      try (ResultSet ended = statement.executeQuery()) {
+        while (ended.next()) {
+          LOG.warn("the Floe server alone on this database did not answer for {} s: ended its "
+              + "listening session (PostgreSQL process {})", PATIENCE.toSeconds(), ended.getInt(1));
+        }
+      }
+    } catch (SQLException e) {
+      if (!"42501".equals(e.getSQLState())) { // insufficient_privilege: keep asking
+        throw e;
+      }
+      LOG.warn("the Floe server alone on this database does not answer, and its session may not "
+          + "be ended by this role: {}", e.getMessage());
     }
   }
 
@@ -200,28 +233,28 @@ public final class SoleReplica {
     }
   }
 
-  private void become(State state) {
+  /**
+   * Synchronized because the listener's thread and the one closing the listener both call it.
+   * What was kept is voided before pointers may be used and after they may no longer be: a load
+   * that reads the generation after the void sees the standing that came with it ({@link
+   * PointerCache#find} reads the generation before it asks {@link #isSole}).
+   */
+  private synchronized void become(State state) {
     Standing before = standing;
     long now = System.nanoTime();
     // Presence is taken when joining and kept, shared, until the connection is lost.
     long presentSince = before.state() == State.ABSENT ? now : before.presentSince();
+    if (state == State.SOLE) {
+      pointersVoid.run();
+    }
     standing = new Standing(state, presentSince, now);
-    boolean soleBefore = before.state() == State.SOLE;
-    if (soleBefore || state == State.SOLE) {
+    if (before.state() == State.SOLE) {
       pointersVoid.run();
     }
   }
 
-  /** Runs a lock function on the two halves of {@code key}; true unless it answered false. */
   private static boolean lock(Connection connection, String sql, int key) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      statement.setInt(1, AdvisoryLocks.FLOE);
-      statement.setInt(2, key);
-      try (ResultSet result = statement.executeQuery()) {
-        result.next();
-        return !(result.getObject(1) instanceof Boolean taken) || taken;
-      }
-    }
+    return AdvisoryLocks.execute(connection, sql, key);
   }
 
   private static void execute(Connection connection, String sql) throws SQLException {
