@@ -2,8 +2,11 @@ package io.floe.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.status.Status;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
@@ -62,6 +65,21 @@ class LogFormatTest {
         accessLog.setLevel(level);
       }
     }
+  }
+
+  @Test
+  void theShippedConfigurationLoadsWithoutComplaints() throws Exception {
+    // Logback prints its whole status list at start when a configuration warns: a page of noise
+    // before Floe's first line. The tests run with their own configuration, so this one is
+    // loaded into a context of its own.
+    LoggerContext context = new LoggerContext();
+    JoranConfigurator configurator = new JoranConfigurator();
+    configurator.setContext(context);
+    configurator.doConfigure(LogFormatTest.class.getResource("/logback.xml"));
+    List<String> complaints = context.getStatusManager().getCopyOfStatusList().stream()
+        .filter(status -> status.getLevel() >= Status.WARN).map(Status::getMessage).toList();
+    assertThat(complaints).isEmpty();
+    context.stop();
   }
 
   @Test
