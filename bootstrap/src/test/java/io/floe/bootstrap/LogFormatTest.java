@@ -75,11 +75,14 @@ class LogFormatTest {
     LoggerContext context = new LoggerContext();
     JoranConfigurator configurator = new JoranConfigurator();
     configurator.setContext(context);
-    configurator.doConfigure(LogFormatTest.class.getResource("/logback.xml"));
-    List<String> complaints = context.getStatusManager().getCopyOfStatusList().stream()
-        .filter(status -> status.getLevel() >= Status.WARN).map(Status::getMessage).toList();
-    assertThat(complaints).isEmpty();
-    context.stop();
+    try {
+      configurator.doConfigure(LogFormatTest.class.getResource("/logback.xml"));
+      List<String> complaints = context.getStatusManager().getCopyOfStatusList().stream()
+          .filter(status -> status.getLevel() >= Status.WARN).map(Status::getMessage).toList();
+      assertThat(complaints).isEmpty();
+    } finally {
+      context.stop();
+    }
   }
 
   @Test

@@ -115,7 +115,8 @@ public final class SoleReplica {
    * asking a sole server to share the database first if there is one.
    */
   void join(Connection listener, BooleanSupplier stopping) throws SQLException {
-    boolean present = lock(listener, "select pg_try_advisory_lock_shared(?, ?)", PRESENCE);
+    boolean present =
+        AdvisoryLocks.execute(listener, "select pg_try_advisory_lock_shared(?, ?)", PRESENCE);
     if (!present) {
       LOG.info("another Floe server is alone on this database: asking it to share");
       execute(listener, "set lock_timeout = '1s'");
@@ -127,7 +128,8 @@ public final class SoleReplica {
         }
         execute(listener, "select pg_notify('" + CHANNEL + "', 'join')");
         try {
-          present = lock(listener, "select pg_advisory_lock_shared(?, ?)", PRESENCE);
+          present =
+              AdvisoryLocks.execute(listener, "select pg_advisory_lock_shared(?, ?)", PRESENCE);
         } catch (SQLException e) {
           if (!"55P03".equals(e.getSQLState())) { // lock_not_available: ask again
             throw e;
@@ -175,7 +177,7 @@ public final class SoleReplica {
   void heartbeat(Connection listener) throws SQLException {
     Standing now = standing;
     if (now.state() == State.PRESENT && System.nanoTime() - noClaimBefore >= 0) {
-      if (lock(listener, "select pg_try_advisory_lock(?, ?)", PRESENCE)) {
+      if (AdvisoryLocks.execute(listener, "select pg_try_advisory_lock(?, ?)", PRESENCE)) {
         become(State.CLAIMING);
       }
     } else if (now.state() == State.CLAIMING
@@ -213,15 +215,15 @@ public final class SoleReplica {
   private void yieldPresence(Connection listener) throws SQLException {
     become(State.PRESENT);
     noClaimBefore = System.nanoTime() + QUIET.toNanos();
-    execute(listener, "select pg_advisory_unlock(" + AdvisoryLocks.FLOE + ", " + PRESENCE + ")");
+    AdvisoryLocks.execute(listener, "select pg_advisory_unlock(?, ?)", PRESENCE);
   }
 
   /** Takes the writes lock exclusively once: every write under way anywhere has then ended. */
   private boolean writesWaitedOut(Connection listener) throws SQLException {
     execute(listener, "set lock_timeout = '" + BARRIER_TIMEOUT + "'");
     try {
-      lock(listener, "select pg_advisory_lock(?, ?)", WRITES);
-      execute(listener, "select pg_advisory_unlock(" + AdvisoryLocks.FLOE + ", " + WRITES + ")");
+      AdvisoryLocks.execute(listener, "select pg_advisory_lock(?, ?)", WRITES);
+      AdvisoryLocks.execute(listener, "select pg_advisory_unlock(?, ?)", WRITES);
       return true;
     } catch (SQLException e) {
       if ("55P03".equals(e.getSQLState())) {
@@ -251,10 +253,6 @@ public final class SoleReplica {
     if (before.state() == State.SOLE) {
       pointersVoid.run();
     }
-  }
-
-  private static boolean lock(Connection connection, String sql, int key) throws SQLException {
-    return AdvisoryLocks.execute(connection, sql, key);
   }
 
   private static void execute(Connection connection, String sql) throws SQLException {
