@@ -5,8 +5,8 @@ import static io.floe.adapters.persistence.jooq.Tables.GRANTS;
 import static io.floe.adapters.persistence.jooq.Tables.NAMESPACES;
 import static io.floe.adapters.persistence.jooq.Tables.TEAM_MEMBERS;
 
-import io.floe.application.security.ListingScope;
-import io.floe.application.security.TableScope;
+import io.floe.application.model.ListingScope;
+import io.floe.application.model.TableScope;
 import io.floe.domain.Visibility;
 import java.util.UUID;
 import org.jooq.Condition;

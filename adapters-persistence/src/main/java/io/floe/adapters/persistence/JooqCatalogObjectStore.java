@@ -6,9 +6,9 @@ import static io.floe.adapters.persistence.jooq.Tables.NAMESPACES;
 import static io.floe.adapters.persistence.jooq.Tables.PREFIX_CLAIMS;
 
 import io.floe.adapters.persistence.jooq.tables.records.CatalogObjectsRecord;
+import io.floe.application.model.TableScope;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.MetadataPointers;
-import io.floe.application.security.TableScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.StorageLocation;

@@ -4,14 +4,14 @@ import static io.floe.adapters.persistence.jooq.Tables.BUCKET_CONFIGS;
 import static io.floe.adapters.persistence.jooq.Tables.CATALOG_OBJECTS;
 import static io.floe.adapters.persistence.jooq.Tables.NAMESPACES;
 
+import io.floe.application.model.ListingScope;
 import io.floe.application.model.ListingSort;
 import io.floe.application.model.NamespaceQuery;
 import io.floe.application.model.Page;
 import io.floe.application.model.SortDirection;
 import io.floe.application.model.TableQuery;
+import io.floe.application.model.TableScope;
 import io.floe.application.port.out.NamespaceDirectory;
-import io.floe.application.security.ListingScope;
-import io.floe.application.security.TableScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
 import java.time.Instant;

@@ -4,8 +4,8 @@ import static io.floe.adapters.persistence.jooq.Tables.CATALOG_OBJECTS;
 import static io.floe.adapters.persistence.jooq.Tables.NAMESPACES;
 
 import io.floe.adapters.persistence.jooq.tables.records.NamespacesRecord;
+import io.floe.application.model.ListingScope;
 import io.floe.application.port.out.NamespaceStore;
-import io.floe.application.security.ListingScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.Namespace;
 import io.floe.domain.StoragePath;

@@ -1,5 +1,7 @@
 package io.floe.application.security;
 
+import io.floe.application.model.ListingScope;
+import io.floe.application.model.TableScope;
 import io.floe.application.port.out.GrantStore;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogObject;

@@ -1,4 +1,4 @@
-package io.floe.application.security;
+package io.floe.application.model;
 
 import java.util.Objects;
 import java.util.Optional;

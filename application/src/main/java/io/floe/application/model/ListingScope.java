@@ -1,4 +1,4 @@
-package io.floe.application.security;
+package io.floe.application.model;
 
 import io.floe.domain.Visibility;
 import java.util.Objects;
