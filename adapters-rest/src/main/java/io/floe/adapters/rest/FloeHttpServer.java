@@ -1,8 +1,9 @@
 package io.floe.adapters.rest;
 
+import io.floe.adapters.rest.http.RequestInput;
+import io.floe.adapters.rest.http.RequestTracing;
 import io.floe.adapters.rest.iceberg.IcebergErrors;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
-import io.floe.adapters.rest.http.RequestInput;
 import io.floe.adapters.rest.web.WebApp;
 import io.floe.adapters.rest.web.WebPaths;
 import io.javalin.Javalin;

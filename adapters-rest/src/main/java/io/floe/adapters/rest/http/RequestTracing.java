@@ -1,4 +1,4 @@
-package io.floe.adapters.rest;
+package io.floe.adapters.rest.http;
 
 import io.floe.application.security.Caller;
 import io.javalin.http.Context;
@@ -32,7 +32,7 @@ public final class RequestTracing {
   private RequestTracing() {}
 
   /** Before any handler: the request's id, in the response and the MDC. */
-  static void begin(Context ctx) {
+  public static void begin(Context ctx) {
     String given = ctx.header(HEADER);
     String id = given != null && SANE_ID.matcher(given).matches() ? given : newId();
     ctx.header(HEADER, id);
@@ -64,7 +64,7 @@ public final class RequestTracing {
   }
 
   /** After the response: the access-log line, then the MDC is cleared for the next request. */
-  static void end(Context ctx, float durationMs) {
+  public static void end(Context ctx, float durationMs) {
     try {
       Endpoint matched = ctx.endpoints().matchedHttpEndpoint();
       String principal = ctx.attribute(PRINCIPAL);

@@ -1,4 +1,4 @@
-package io.floe.adapters.rest;
+package io.floe.adapters.rest.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
