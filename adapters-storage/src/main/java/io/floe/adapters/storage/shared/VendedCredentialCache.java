@@ -1,4 +1,4 @@
-package io.floe.adapters.storage;
+package io.floe.adapters.storage.shared;
 
 import io.floe.application.port.out.CredentialVendor.Access;
 import io.floe.application.port.out.CredentialVendor.VendedCredentials;
