@@ -1,4 +1,4 @@
-package io.floe.bootstrap;
+package io.floe.bootstrap.cli;
 
 import java.time.Duration;
 import java.util.Locale;
