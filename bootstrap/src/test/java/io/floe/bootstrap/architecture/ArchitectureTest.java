@@ -42,7 +42,14 @@ class ArchitectureTest {
           + "SaveOrderPort",
       "6, adapters drive the application through its in-ports, OrderController",
       "7, pointers to metadata files move only through the catalog's one committer, "
-          + "PlaceOrderService"})
+          + "PlaceOrderService",
+      "8, dependencies between the packages of a module point one way, OrderRoutes",
+      "9, the embedded PostgreSQL supervisor runs a server and says how to reach it, "
+          + "ServerSupervisor",
+      "10, the jOOQ adapters know no cache and no embedded server, OrderRows",
+      "11, the caches wrap the jOOQ adapters on any PostgreSQL, OrderCache",
+      "12, the persistence root package holds what jooq, cache and embedded share, "
+          + "ConnectionSettings"})
   void aDeliberateViolationFailsWithAReadableMessage(int rule, String reason, String culprit) {
     assertThatThrownBy(() -> FIXTURE_RULES.get(rule).check(FIXTURE))
         .isInstanceOf(AssertionError.class)
