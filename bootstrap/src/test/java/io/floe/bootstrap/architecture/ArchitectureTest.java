@@ -31,6 +31,26 @@ class ArchitectureTest {
     }
   }
 
+  /** Each group of packages that need each other is one violation; the fixture has three. */
+  @Test
+  void everyPackageCycleIsReportedWithTheDependenciesThatCloseIt() {
+    List<String> cycles = FIXTURE_RULES.get(8).evaluate(FIXTURE).getFailureReport().getDetails();
+
+    assertThat(cycles).hasSize(3);
+    assertThat(cycles).anySatisfy(cycle -> assertThat(cycle)
+        .startsWith("Cycle between adapters.persistence.cache, adapters.persistence.embedded, "
+            + "adapters.persistence.jooq:")
+        .contains("OrderCache", "ServerSupervisor", "OrderRows"));
+    assertThat(cycles).anySatisfy(cycle -> assertThat(cycle)
+        .startsWith("Cycle between adapters.rest, adapters.rest.orders:")
+        .contains("adapters.rest -> adapters.rest.orders: Method <"
+            + "io.floe.archfixture.adapters.rest.RestServer.start()>")
+        .contains("adapters.rest.orders -> adapters.rest: Method <"
+            + "io.floe.archfixture.adapters.rest.orders.OrderRoutes.count()>"));
+    assertThat(cycles).anySatisfy(cycle -> assertThat(cycle)
+        .startsWith("Cycle between application.port.in, application.port.out:"));
+  }
+
   /** Each rule fails on the fixture class that breaks it, with the rule's reason in the message. */
   @ParameterizedTest(name = "rule {0} catches {2}")
   @CsvSource({
