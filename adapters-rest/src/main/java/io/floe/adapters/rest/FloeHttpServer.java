@@ -37,16 +37,6 @@ public final class FloeHttpServer implements AutoCloseable {
   private final Javalin app;
   private final Optional<WebApp> web;
 
-  public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
-      List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes) {
-    this(health, iceberg, moreRoutes, Optional.empty());
-  }
-
-  public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
-      List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes, Optional<WebApp> web) {
-    this(health, iceberg, moreRoutes, web, RequestObserver.NONE);
-  }
-
   /** A server that tells {@code observer} of every request it answered. */
   public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
       List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes, Optional<WebApp> web,

@@ -32,11 +32,6 @@ public final class AccessPolicy {
     this.grants = Objects.requireNonNull(grants, "grants");
   }
 
-  /** A policy without grants: admins, and members reading public namespaces. */
-  public AccessPolicy() {
-    this(GrantStore.NONE);
-  }
-
   /** Whether the caller may take {@code action} on the namespace as a whole. */
   public boolean allows(OrgContext context, Action action, Namespace namespace) {
     return withoutGrant(context, action, namespace)

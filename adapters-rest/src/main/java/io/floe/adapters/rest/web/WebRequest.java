@@ -132,8 +132,4 @@ public final class WebRequest {
   public void redirect(String location) {
     ctx.redirect(location, io.javalin.http.HttpStatus.SEE_OTHER);
   }
-
-  Pages pages() {
-    return pages;
-  }
 }
