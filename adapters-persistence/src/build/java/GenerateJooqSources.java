@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +27,8 @@ import org.jooq.meta.jaxb.Target;
  * <p>Usage: {@code java GenerateJooqSources.java <migrations dir> <target dir>}
  */
 public class GenerateJooqSources {
-  private static final String PACKAGE = "io.floe.adapters.persistence.jooq";
+  /** Below the hand-written jOOQ adapters, which use it and are never used by it. */
+  private static final String PACKAGE = "io.floe.adapters.persistence.jooq.schema";
   /**
    * Part of the digest, so that changed settings regenerate. Floe writes its joins explicitly;
    * to-many join paths would only add methods, and two of them (teams and their members, both
@@ -43,6 +45,8 @@ public class GenerateJooqSources {
       System.out.println("jOOQ sources are up to date with the migrations");
       return;
     }
+    // What an earlier generation left, in whatever package it used, must not be compiled too.
+    removeTree(target);
     try (EmbeddedPostgres postgres = EmbeddedPostgres.builder()
         .setPgBinaryResolver(GenerateJooqSources::bundle).start()) {
       Flyway.configure()
@@ -87,6 +91,17 @@ public class GenerateJooqSources {
     return bundle;
   }
 
+  private static void removeTree(Path directory) throws IOException {
+    if (!Files.exists(directory)) {
+      return;
+    }
+    try (Stream<Path> tree = Files.walk(directory)) {
+      for (Path path : tree.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
+  }
+
   private static String digestOf(Path migrations) throws Exception {
     MessageDigest sha = MessageDigest.getInstance("SHA-256");
     List<Path> files;
@@ -99,6 +114,7 @@ public class GenerateJooqSources {
     }
     sha.update(GenerateJooqSources.class.getName().getBytes(StandardCharsets.UTF_8));
     sha.update(SETTINGS.getBytes(StandardCharsets.UTF_8));
+    sha.update(PACKAGE.getBytes(StandardCharsets.UTF_8));
     return HexFormat.of().formatHex(sha.digest());
   }
 }

@@ -1,12 +1,12 @@
 package io.floe.bootstrap;
 
 import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
-import io.floe.adapters.persistence.BucketCredentialSealing;
-import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.DatabaseSettings;
-import io.floe.adapters.persistence.SecretCipher;
-import io.floe.adapters.persistence.UnreadableSecretException;
 import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
+import io.floe.adapters.persistence.jooq.BucketCredentialSealing;
+import io.floe.adapters.persistence.jooq.Database;
+import io.floe.adapters.persistence.jooq.SecretCipher;
+import io.floe.adapters.persistence.jooq.UnreadableSecretException;
 import java.util.Optional;
 
 /**

@@ -1,12 +1,12 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.persistence.Database;
-import io.floe.adapters.persistence.JooqDroppedTableClaimStore;
-import io.floe.adapters.persistence.JooqNameRegistry;
-import io.floe.adapters.persistence.JooqNamespaceLifecycleStore;
-import io.floe.adapters.persistence.JooqPendingCreationStore;
-import io.floe.adapters.persistence.JooqPrefixClaimStore;
-import io.floe.adapters.persistence.JooqSoftDeleteStore;
+import io.floe.adapters.persistence.jooq.Database;
+import io.floe.adapters.persistence.jooq.JooqDroppedTableClaimStore;
+import io.floe.adapters.persistence.jooq.JooqNameRegistry;
+import io.floe.adapters.persistence.jooq.JooqNamespaceLifecycleStore;
+import io.floe.adapters.persistence.jooq.JooqPendingCreationStore;
+import io.floe.adapters.persistence.jooq.JooqPrefixClaimStore;
+import io.floe.adapters.persistence.jooq.JooqSoftDeleteStore;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.port.out.NamespaceStore;

@@ -1,7 +1,7 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.persistence.Database;
-import io.floe.adapters.persistence.JooqNamespaceDirectory;
+import io.floe.adapters.persistence.jooq.Database;
+import io.floe.adapters.persistence.jooq.JooqNamespaceDirectory;
 import io.floe.adapters.rest.management.BucketRoutes;
 import io.floe.adapters.rest.management.NamespaceManagementRoutes;
 import io.floe.application.port.in.access.AuthenticateUseCase;

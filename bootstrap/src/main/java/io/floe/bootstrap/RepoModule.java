@@ -1,8 +1,8 @@
 package io.floe.bootstrap;
 
 import io.floe.adapters.icechunk.BucketRepoReachability;
-import io.floe.adapters.persistence.Database;
-import io.floe.adapters.persistence.JooqRepoStore;
+import io.floe.adapters.persistence.jooq.Database;
+import io.floe.adapters.persistence.jooq.JooqRepoStore;
 import io.floe.adapters.rest.management.ArraylakeRepoRoutes;
 import io.floe.adapters.rest.management.RepoRoutes;
 import io.floe.application.port.in.access.AuthenticateUseCase;

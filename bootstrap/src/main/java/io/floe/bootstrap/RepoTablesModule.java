@@ -1,9 +1,9 @@
 package io.floe.bootstrap;
 
 import io.floe.adapters.icechunk.BucketRepoTablePointers;
-import io.floe.adapters.persistence.Database;
-import io.floe.adapters.persistence.JooqRepoStore;
-import io.floe.adapters.persistence.PostgresRepoCommitLocks;
+import io.floe.adapters.persistence.jooq.Database;
+import io.floe.adapters.persistence.jooq.JooqRepoStore;
+import io.floe.adapters.persistence.jooq.PostgresRepoCommitLocks;
 import io.floe.adapters.rest.iceberg.TableUseCases;
 import io.floe.adapters.rest.iceberg.ViewUseCases;
 import io.floe.application.iceberg.MetadataFiles;

@@ -2,7 +2,7 @@ package io.floe.bootstrap;
 
 import ch.qos.logback.classic.pattern.ClassicConverter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import io.floe.adapters.rest.RequestTracing;
+import io.floe.adapters.rest.http.RequestTracing;
 
 /**
  * {@code %requestId} in the log pattern: " [id]" for a line logged while a request runs, nothing

@@ -1,8 +1,8 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.persistence.SealingKey;
-import io.floe.adapters.persistence.SecretCipher;
-import io.floe.adapters.persistence.UnreadableSecretException;
+import io.floe.adapters.persistence.jooq.SealingKey;
+import io.floe.adapters.persistence.jooq.SecretCipher;
+import io.floe.adapters.persistence.jooq.UnreadableSecretException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

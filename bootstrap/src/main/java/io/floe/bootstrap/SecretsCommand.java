@@ -1,9 +1,9 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.persistence.BucketCredentialSealing;
-import io.floe.adapters.persistence.Database;
-import io.floe.adapters.persistence.SealingKey;
-import io.floe.adapters.persistence.SecretCipher;
+import io.floe.adapters.persistence.jooq.BucketCredentialSealing;
+import io.floe.adapters.persistence.jooq.Database;
+import io.floe.adapters.persistence.jooq.SealingKey;
+import io.floe.adapters.persistence.jooq.SecretCipher;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package io.floe.bootstrap;
 
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.rest.identity.OidcSettings;
+import io.floe.bootstrap.cli.Durations;
 import io.floe.domain.OrgName;
 import java.io.File;
 import java.net.URI;

@@ -2,9 +2,9 @@ package io.floe.bootstrap;
 
 import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
 import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
-import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.cache.CacheInvalidations;
 import io.floe.adapters.persistence.cache.InvalidatedCache;
+import io.floe.adapters.persistence.jooq.Database;
 import io.floe.adapters.rest.RequestObserver;
 import io.floe.application.port.out.CommitEvents;
 import io.floe.application.port.out.IcechunkRepositories;

@@ -8,7 +8,7 @@ import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.encoder.Encoder;
-import io.floe.adapters.rest.RequestTracing;
+import io.floe.adapters.rest.http.RequestTracing;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;

@@ -3,12 +3,12 @@ package io.floe.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.DatabaseSettings;
-import io.floe.adapters.persistence.JooqOrgStore;
-import io.floe.adapters.persistence.SealingKey;
-import io.floe.adapters.persistence.SecretCipher;
 import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
+import io.floe.adapters.persistence.jooq.Database;
+import io.floe.adapters.persistence.jooq.JooqOrgStore;
+import io.floe.adapters.persistence.jooq.SealingKey;
+import io.floe.adapters.persistence.jooq.SecretCipher;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
 import io.floe.domain.CatalogName;

@@ -1,6 +1,6 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.persistence.Database;
+import io.floe.adapters.persistence.jooq.Database;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,7 +2,6 @@ package io.floe.domain;
 
 import java.time.Instant;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -31,9 +30,5 @@ public record CatalogObject(
     Objects.requireNonNull(location, "location");
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(updatedAt, "updatedAt");
-  }
-
-  public Optional<UUID> storageOverrideBucket() {
-    return hasStorageOverride ? Optional.of(location.bucketId()) : Optional.empty();
   }
 }

@@ -2,7 +2,6 @@ package io.floe.domain;
 
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -22,9 +21,5 @@ public record Grant(UUID principalId, UUID namespaceId, Optional<UUID> tableId, 
       return false;
     }
     return tableId.isEmpty() || tableId.equals(table);
-  }
-
-  public Set<Action> actions() {
-    return action.implied();
   }
 }

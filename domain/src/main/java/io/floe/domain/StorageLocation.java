@@ -10,10 +10,6 @@ public record StorageLocation(UUID bucketId, StoragePath path) {
     Objects.requireNonNull(path, "path");
   }
 
-  public StorageLocation resolve(String segment) {
-    return new StorageLocation(bucketId, path.resolve(segment));
-  }
-
   public boolean isWithin(StorageLocation other) {
     return bucketId.equals(other.bucketId) && path.isWithin(other.path);
   }

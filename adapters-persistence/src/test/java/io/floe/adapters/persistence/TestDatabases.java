@@ -1,6 +1,8 @@
 package io.floe.adapters.persistence;
 
 import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
+import io.floe.adapters.persistence.jooq.SealingKey;
+import io.floe.adapters.persistence.jooq.SecretCipher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -17,13 +19,13 @@ import java.util.UUID;
  * external one when {@code floe.test.database.url} names it. Every test class gets a fresh database
  * of its own on the server, so tests never see each other's rows.
  */
-final class TestDatabases {
-  static final String EXTERNAL_URL = "floe.test.database.url";
+public final class TestDatabases {
+  public static final String EXTERNAL_URL = "floe.test.database.url";
   private static EmbeddedPostgresServer embedded;
 
   private TestDatabases() {}
 
-  static synchronized DatabaseSettings embeddedServer() {
+  public static synchronized DatabaseSettings embeddedServer() {
     if (embedded == null) {
       try {
         embedded = EmbeddedPostgresServer.start(
@@ -37,18 +39,18 @@ final class TestDatabases {
   }
 
   /** A cipher with a key of its own, as a server that generated its key on first start has. */
-  static SecretCipher cipher() {
+  public static SecretCipher cipher() {
     return new SecretCipher(SealingKey.generate("a test key"), List.of());
   }
 
-  static DatabaseSettings externalServer() {
+  public static DatabaseSettings externalServer() {
     return new DatabaseSettings(System.getProperty(EXTERNAL_URL),
         System.getProperty("floe.test.database.user"),
         System.getProperty("floe.test.database.password"));
   }
 
   /** Creates an empty database on the server and returns how to reach it. */
-  static DatabaseSettings freshDatabase(DatabaseSettings server) {
+  public static DatabaseSettings freshDatabase(DatabaseSettings server) {
     String name = "floe_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)
         .toLowerCase(Locale.ROOT);
     try (Connection connection = DriverManager.getConnection(server.jdbcUrl(), server.user(),

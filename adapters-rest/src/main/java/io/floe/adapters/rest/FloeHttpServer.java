@@ -1,8 +1,9 @@
 package io.floe.adapters.rest;
 
+import io.floe.adapters.rest.http.RequestInput;
+import io.floe.adapters.rest.http.RequestTracing;
 import io.floe.adapters.rest.iceberg.IcebergErrors;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
-import io.floe.adapters.rest.http.RequestInput;
 import io.floe.adapters.rest.web.WebApp;
 import io.floe.adapters.rest.web.WebPaths;
 import io.javalin.Javalin;
@@ -35,16 +36,6 @@ public final class FloeHttpServer implements AutoCloseable {
 
   private final Javalin app;
   private final Optional<WebApp> web;
-
-  public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
-      List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes) {
-    this(health, iceberg, moreRoutes, Optional.empty());
-  }
-
-  public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,
-      List<Consumer<io.javalin.config.RoutesConfig>> moreRoutes, Optional<WebApp> web) {
-    this(health, iceberg, moreRoutes, web, RequestObserver.NONE);
-  }
 
   /** A server that tells {@code observer} of every request it answered. */
   public FloeHttpServer(HealthRoutes health, IcebergRoutes iceberg,

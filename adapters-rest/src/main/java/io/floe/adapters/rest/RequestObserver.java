@@ -3,8 +3,6 @@ package io.floe.adapters.rest;
 /** Hears of every request the server answered: what metrics are made of. */
 @FunctionalInterface
 public interface RequestObserver {
-  RequestObserver NONE = (method, route, status, millis) -> { };
-
   /**
    * One answered request. {@code route} is the template that matched ({@code
    * /iceberg/v1/{prefix}/namespaces/{namespace}/tables/{table}}), never the path itself, so that

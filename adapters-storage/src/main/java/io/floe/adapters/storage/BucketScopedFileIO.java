@@ -1,5 +1,6 @@
 package io.floe.adapters.storage;
 
+import io.floe.adapters.storage.shared.BucketPrefix;
 import io.floe.application.port.out.RefusedLocationException;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.CanonicalLocation;

@@ -22,10 +22,6 @@ public enum AccessDelegation {
     this.wireName = wireName;
   }
 
-  public String wireName() {
-    return wireName;
-  }
-
   /** The mechanisms a header value names; unknown ones are ignored, as the spec allows. */
   public static Set<AccessDelegation> parse(String header) {
     Set<AccessDelegation> requested = EnumSet.noneOf(AccessDelegation.class);

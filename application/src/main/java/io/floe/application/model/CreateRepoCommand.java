@@ -33,11 +33,6 @@ public record CreateRepoCommand(CatalogName name, Optional<CatalogName> bucketNi
     }
   }
 
-  /** A repo Floe initializes, from the raw fields of a request. */
-  public static CreateRepoCommand of(String name, String bucketNickname, String description) {
-    return of(name, bucketNickname, description, Initializer.SERVER);
-  }
-
   /** Parses the raw fields of a request; a missing or invalid name or nickname is a 400. */
   public static CreateRepoCommand of(String name, String bucketNickname, String description,
       Initializer initializer) {

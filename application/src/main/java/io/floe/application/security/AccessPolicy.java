@@ -1,5 +1,7 @@
 package io.floe.application.security;
 
+import io.floe.application.model.ListingScope;
+import io.floe.application.model.TableScope;
 import io.floe.application.port.out.GrantStore;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogObject;
@@ -28,11 +30,6 @@ public final class AccessPolicy {
 
   public AccessPolicy(GrantStore grants) {
     this.grants = Objects.requireNonNull(grants, "grants");
-  }
-
-  /** A policy without grants: admins, and members reading public namespaces. */
-  public AccessPolicy() {
-    this(GrantStore.NONE);
   }
 
   /** Whether the caller may take {@code action} on the namespace as a whole. */

@@ -25,10 +25,6 @@ public final class Operators {
     this.bootstrapOrg = Objects.requireNonNull(bootstrapOrg, "bootstrapOrg");
   }
 
-  public boolean isOperator(Caller caller) {
-    return policy.isOperator(inBootstrapOrg(caller), bootstrapOrg);
-  }
-
   /**
    * A 403 unless {@code caller} is an operator; it reveals nothing about the target. Returns the
    * operator acting from the bootstrap org, where server-wide changes are recorded.

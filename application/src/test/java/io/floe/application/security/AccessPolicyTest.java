@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.application.model.ListingScope;
+import io.floe.application.model.TableScope;
 import io.floe.application.testbed.Testbed;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogObject;

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.floe.bootstrap.Durations;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

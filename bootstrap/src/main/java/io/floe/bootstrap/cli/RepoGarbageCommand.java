@@ -1,7 +1,6 @@
 package io.floe.bootstrap.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.floe.bootstrap.Durations;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Map;

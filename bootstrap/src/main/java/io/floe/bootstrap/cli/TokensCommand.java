@@ -4,7 +4,6 @@ import static io.floe.bootstrap.cli.ApiClient.query;
 import static io.floe.bootstrap.cli.ApiClient.segment;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.floe.bootstrap.Durations;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.LinkedHashMap;

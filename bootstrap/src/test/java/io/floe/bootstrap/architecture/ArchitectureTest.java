@@ -31,6 +31,26 @@ class ArchitectureTest {
     }
   }
 
+  /** Each group of packages that need each other is one violation; the fixture has three. */
+  @Test
+  void everyPackageCycleIsReportedWithTheDependenciesThatCloseIt() {
+    List<String> cycles = FIXTURE_RULES.get(8).evaluate(FIXTURE).getFailureReport().getDetails();
+
+    assertThat(cycles).hasSize(3);
+    assertThat(cycles).anySatisfy(cycle -> assertThat(cycle)
+        .startsWith("Cycle between adapters.persistence.cache, adapters.persistence.embedded, "
+            + "adapters.persistence.jooq:")
+        .contains("OrderCache", "ServerSupervisor", "OrderRows"));
+    assertThat(cycles).anySatisfy(cycle -> assertThat(cycle)
+        .startsWith("Cycle between adapters.rest, adapters.rest.orders:")
+        .contains("adapters.rest -> adapters.rest.orders: Method <"
+            + "io.floe.archfixture.adapters.rest.RestServer.start()>")
+        .contains("adapters.rest.orders -> adapters.rest: Method <"
+            + "io.floe.archfixture.adapters.rest.orders.OrderRoutes.count()>"));
+    assertThat(cycles).anySatisfy(cycle -> assertThat(cycle)
+        .startsWith("Cycle between application.port.in, application.port.out:"));
+  }
+
   /** Each rule fails on the fixture class that breaks it, with the rule's reason in the message. */
   @ParameterizedTest(name = "rule {0} catches {2}")
   @CsvSource({
@@ -42,7 +62,14 @@ class ArchitectureTest {
           + "SaveOrderPort",
       "6, adapters drive the application through its in-ports, OrderController",
       "7, pointers to metadata files move only through the catalog's one committer, "
-          + "PlaceOrderService"})
+          + "PlaceOrderService",
+      "8, dependencies between the packages of a module point one way, OrderRoutes",
+      "9, the embedded PostgreSQL supervisor runs a server and says how to reach it, "
+          + "ServerSupervisor",
+      "10, the jOOQ adapters know no cache and no embedded server, OrderRows",
+      "11, the caches wrap the jOOQ adapters on any PostgreSQL, OrderCache",
+      "12, the persistence root package holds what jooq, cache and embedded share, "
+          + "ConnectionSettings"})
   void aDeliberateViolationFailsWithAReadableMessage(int rule, String reason, String culprit) {
     assertThatThrownBy(() -> FIXTURE_RULES.get(rule).check(FIXTURE))
         .isInstanceOf(AssertionError.class)

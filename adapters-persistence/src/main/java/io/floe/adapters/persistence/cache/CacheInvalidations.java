@@ -1,7 +1,7 @@
 package io.floe.adapters.persistence.cache;
 
-import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.DatabaseSettings;
+import io.floe.adapters.persistence.jooq.Database;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

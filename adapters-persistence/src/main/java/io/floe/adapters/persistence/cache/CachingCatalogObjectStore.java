@@ -1,8 +1,8 @@
 package io.floe.adapters.persistence.cache;
 
+import io.floe.application.model.TableScope;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.OrgStore;
-import io.floe.application.security.TableScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.Namespace;

@@ -1,7 +1,7 @@
 package io.floe.adapters.persistence.cache;
 
+import io.floe.application.model.ListingScope;
 import io.floe.application.port.out.NamespaceStore;
-import io.floe.application.security.ListingScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.Namespace;
 import java.time.Instant;

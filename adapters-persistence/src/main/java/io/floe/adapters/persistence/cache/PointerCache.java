@@ -2,8 +2,8 @@ package io.floe.adapters.persistence.cache;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.floe.adapters.persistence.CatalogObjectWrites;
-import io.floe.adapters.persistence.Database;
+import io.floe.adapters.persistence.jooq.CatalogObjectWrites;
+import io.floe.adapters.persistence.jooq.Database;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.TableName;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.floe.adapters.persistence.cache;
 
-import io.floe.adapters.persistence.AdvisoryLocks;
+import io.floe.adapters.persistence.jooq.AdvisoryLocks;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -3,7 +3,7 @@ package io.floe.adapters.rest.iceberg;
 import static io.floe.adapters.rest.iceberg.IcebergPaths.NAMESPACE;
 import static io.floe.adapters.rest.iceberg.IcebergPaths.V1;
 
-import io.floe.adapters.rest.RequestTracing;
+import io.floe.adapters.rest.http.RequestTracing;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.namespace.IcebergNamespacesUseCase;
 import io.floe.application.security.OrgContext;

@@ -1,7 +1,7 @@
 package io.floe.adapters.rest.management;
 
-import io.floe.adapters.rest.RequestTracing;
 import io.floe.adapters.rest.http.RequestInput;
+import io.floe.adapters.rest.http.RequestTracing;
 import io.floe.application.model.RequestInfo;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.security.Caller;

@@ -1,6 +1,6 @@
 package io.floe.adapters.rest.web;
 
-import io.floe.adapters.rest.RequestTracing;
+import io.floe.adapters.rest.http.RequestTracing;
 import io.floe.adapters.rest.iceberg.IcebergErrors;
 import io.floe.adapters.rest.web.view.Chrome;
 import io.floe.adapters.rest.web.view.ErrorPage;

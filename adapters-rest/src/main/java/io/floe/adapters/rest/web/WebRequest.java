@@ -1,6 +1,6 @@
 package io.floe.adapters.rest.web;
 
-import io.floe.adapters.rest.RequestTracing;
+import io.floe.adapters.rest.http.RequestTracing;
 import io.floe.adapters.rest.web.view.Chrome;
 import io.floe.adapters.rest.web.view.Crumb;
 import io.floe.application.model.RequestInfo;
@@ -131,9 +131,5 @@ public final class WebRequest {
   /** After a form: the browser fetches the page again with GET (no resubmission on reload). */
   public void redirect(String location) {
     ctx.redirect(location, io.javalin.http.HttpStatus.SEE_OTHER);
-  }
-
-  Pages pages() {
-    return pages;
   }
 }

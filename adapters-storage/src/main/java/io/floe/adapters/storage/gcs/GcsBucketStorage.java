@@ -8,7 +8,7 @@ import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.Storage.BlobListOption;
 import com.google.cloud.storage.Storage.BlobTargetOption;
-import io.floe.adapters.storage.BucketPrefix;
+import io.floe.adapters.storage.shared.BucketPrefix;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.ListedObject;
 import io.floe.application.port.out.StorageException;

@@ -2,7 +2,7 @@ package io.floe.adapters.storage.gcs;
 
 import com.google.auth.oauth2.AccessToken;
 import com.google.auth.oauth2.GoogleCredentials;
-import io.floe.adapters.storage.VendedCredentialCache;
+import io.floe.adapters.storage.shared.VendedCredentialCache;
 import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.StorageException;
 import io.floe.domain.BucketConfig;

@@ -60,10 +60,6 @@ public final class LocalBucketStorage implements BucketStorage {
     this.root = local.path();
   }
 
-  public Path root() {
-    return root;
-  }
-
   @Override
   public Optional<StoredObject> get(StoragePath key) {
     try {

@@ -1,6 +1,6 @@
 package io.floe.adapters.storage.s3;
 
-import io.floe.adapters.storage.BucketPrefix;
+import io.floe.adapters.storage.shared.BucketPrefix;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.ListedObject;
 import io.floe.application.port.out.StorageException;

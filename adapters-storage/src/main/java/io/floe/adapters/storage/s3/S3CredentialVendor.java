@@ -1,6 +1,6 @@
 package io.floe.adapters.storage.s3;
 
-import io.floe.adapters.storage.VendedCredentialCache;
+import io.floe.adapters.storage.shared.VendedCredentialCache;
 import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.StorageException;
 import io.floe.domain.BucketConfig;

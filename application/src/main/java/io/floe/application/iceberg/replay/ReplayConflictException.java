@@ -11,7 +11,6 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 public final class ReplayConflictException extends CommitFailedException {
   private final String table;
   private final String predicate;
-  private final Long baseSnapshotId;
   private final long conflictingSnapshotId;
 
   ReplayConflictException(String table, String predicate, Long baseSnapshotId,
@@ -22,7 +21,6 @@ public final class ReplayConflictException extends CommitFailedException {
         baseSnapshotId == null ? "none" : baseSnapshotId, reason, predicate));
     this.table = table;
     this.predicate = predicate;
-    this.baseSnapshotId = baseSnapshotId;
     this.conflictingSnapshotId = conflictingSnapshotId;
   }
 
@@ -32,11 +30,6 @@ public final class ReplayConflictException extends CommitFailedException {
 
   public String predicate() {
     return predicate;
-  }
-
-  /** The snapshot the client built its change on; null when the branch did not exist then. */
-  public Long baseSnapshotId() {
-    return baseSnapshotId;
   }
 
   /** The snapshot, committed since the base, that the change conflicts with. */

@@ -1,6 +1,6 @@
 package io.floe.application.port.out;
 
-import io.floe.application.security.TableScope;
+import io.floe.application.model.TableScope;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;

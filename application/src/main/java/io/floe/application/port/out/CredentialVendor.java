@@ -34,9 +34,4 @@ public interface CredentialVendor {
    */
   Optional<VendedCredentials> vend(BucketConfig bucket, StoragePath location, Access access,
       String requester);
-
-  /** A vendor for deployments whose buckets need no credentials. */
-  static CredentialVendor none() {
-    return (bucket, location, access, requester) -> Optional.empty();
-  }
 }

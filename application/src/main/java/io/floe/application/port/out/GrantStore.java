@@ -33,34 +33,6 @@ public interface GrantStore {
     }
   }
 
-  /** A store without grants: only admins and public namespaces' readers get anywhere. */
-  GrantStore NONE = new GrantStore() {
-    @Override
-    public List<Grant> heldWithin(UUID principalId, UUID namespaceId) {
-      return List.of();
-    }
-
-    @Override
-    public Named save(Entry entry) {
-      throw new UnsupportedOperationException("this store keeps no grants");
-    }
-
-    @Override
-    public List<Named> list(UUID orgId, Optional<UUID> namespaceId, Optional<UUID> principalId) {
-      return List.of();
-    }
-
-    @Override
-    public Optional<Named> find(UUID orgId, UUID grantId) {
-      return Optional.empty();
-    }
-
-    @Override
-    public boolean delete(UUID grantId) {
-      return false;
-    }
-  };
-
   /**
    * The grants the principal holds, directly or through its teams, on the namespace itself or on
    * a table or view currently in it. Table grants report the table's current namespace.

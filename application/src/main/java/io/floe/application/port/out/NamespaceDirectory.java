@@ -1,10 +1,10 @@
 package io.floe.application.port.out;
 
+import io.floe.application.model.ListingScope;
 import io.floe.application.model.NamespaceQuery;
 import io.floe.application.model.Page;
 import io.floe.application.model.TableQuery;
-import io.floe.application.security.ListingScope;
-import io.floe.application.security.TableScope;
+import io.floe.application.model.TableScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.Namespace;

@@ -1,6 +1,6 @@
 package io.floe.application.port.out;
 
-import io.floe.application.security.ListingScope;
+import io.floe.application.model.ListingScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.Namespace;
 import java.time.Instant;

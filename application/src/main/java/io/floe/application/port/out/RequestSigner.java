@@ -31,27 +31,4 @@ public interface RequestSigner {
    */
   RemoteSignResponse sign(BucketConfig bucket, StoragePath location, Access access,
       RemoteSignRequest request);
-
-  /** A signer for deployments whose buckets take no signed requests. */
-  static RequestSigner none() {
-    return new RequestSigner() {
-      @Override
-      public boolean canSign(BucketConfig bucket) {
-        return false;
-      }
-
-      @Override
-      public Map<String, String> remoteSigningConfig(BucketConfig bucket,
-          String signerEndpoint) {
-        return Map.of();
-      }
-
-      @Override
-      public RemoteSignResponse sign(BucketConfig bucket, StoragePath location, Access access,
-          RemoteSignRequest request) {
-        throw new org.apache.iceberg.exceptions.ForbiddenException(
-            "Remote signing is not available for this table's storage");
-      }
-    };
-  }
 }

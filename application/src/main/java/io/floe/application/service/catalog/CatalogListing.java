@@ -1,8 +1,8 @@
 package io.floe.application.service.catalog;
 
 import io.floe.application.iceberg.PageToken;
+import io.floe.application.model.TableScope;
 import io.floe.application.port.out.CatalogObjectStore;
-import io.floe.application.security.TableScope;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.Namespace;
 import java.util.List;

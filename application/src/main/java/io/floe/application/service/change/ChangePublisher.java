@@ -51,11 +51,6 @@ public final class ChangePublisher {
     this.keyLifetime = keyLifetime;
   }
 
-  /** How long a key's result is replayed, as the catalog's config advertises it. */
-  public Duration keyLifetime() {
-    return keyLifetime;
-  }
-
   /**
    * The result recorded for the request's key, if this caller already made this change with it.
    * Call only after the caller has been authorized for the change.

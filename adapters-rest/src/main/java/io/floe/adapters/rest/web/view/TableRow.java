@@ -5,8 +5,4 @@ package io.floe.adapters.rest.web.view;
  * as the command line writes it (for the copy button), and when it last changed.
  */
 public record TableRow(String name, String href, String identifier, String updated,
-    String updatedIso) {
-  public boolean hasPage() {
-    return href != null;
-  }
-}
+    String updatedIso) {}

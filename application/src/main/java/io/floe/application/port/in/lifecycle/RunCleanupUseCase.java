@@ -6,13 +6,7 @@ import io.floe.application.security.OrgContext;
 public interface RunCleanupUseCase {
   /** What one pass did. */
   record CleanupReport(int creationsUndone, int namespacesPurged, long objectsDeleted,
-      int namespacesKept, int failures, int reposPurged) {
-    /** A report of the namespace steps alone, before repos are counted in. */
-    public CleanupReport(int creationsUndone, int namespacesPurged, long objectsDeleted,
-        int namespacesKept, int failures) {
-      this(creationsUndone, namespacesPurged, objectsDeleted, namespacesKept, failures, 0);
-    }
-  }
+      int namespacesKept, int failures, int reposPurged) {}
 
   CleanupReport runFor(OrgContext context);
 }

@@ -2,16 +2,16 @@ package io.floe.application.port.out.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.application.model.ListingScope;
 import io.floe.application.model.ListingSort;
 import io.floe.application.model.NamespaceQuery;
 import io.floe.application.model.Page;
 import io.floe.application.model.PageRequest;
 import io.floe.application.model.SortDirection;
 import io.floe.application.model.TableQuery;
+import io.floe.application.model.TableScope;
 import io.floe.application.port.out.NamespaceDirectory;
 import io.floe.application.port.out.NamespaceDirectory.Listed;
-import io.floe.application.security.ListingScope;
-import io.floe.application.security.TableScope;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;

@@ -3,8 +3,8 @@ package io.floe.application.port.out.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.application.model.ListingScope;
 import io.floe.application.port.out.NamespaceStore;
-import io.floe.application.security.ListingScope;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;

@@ -1,9 +1,9 @@
 package io.floe.application.port.out.inmemory;
 
+import io.floe.application.model.ListingScope;
+import io.floe.application.model.TableScope;
 import io.floe.application.port.out.inmemory.InMemoryDatabase.GrantRow;
 import io.floe.application.port.out.inmemory.InMemoryDatabase.TeamMember;
-import io.floe.application.security.ListingScope;
-import io.floe.application.security.TableScope;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.Namespace;
 import java.util.Optional;

@@ -1,10 +1,10 @@
 package io.floe.application.port.out.inmemory;
 
+import io.floe.application.model.TableScope;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.MetadataPointers;
 import io.floe.application.port.out.inmemory.InMemoryDatabase.ClaimKey;
 import io.floe.application.port.out.inmemory.InMemoryDatabase.ClaimRow;
-import io.floe.application.security.TableScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.StoragePath;

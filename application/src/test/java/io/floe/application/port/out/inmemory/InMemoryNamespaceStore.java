@@ -1,8 +1,8 @@
 package io.floe.application.port.out.inmemory;
 
+import io.floe.application.model.ListingScope;
 import io.floe.application.port.out.NamespaceStore;
 import io.floe.application.port.out.inmemory.InMemoryDatabase.LifecycleRow;
-import io.floe.application.security.ListingScope;
 import io.floe.domain.CatalogName;
 import io.floe.domain.Namespace;
 import java.time.Instant;

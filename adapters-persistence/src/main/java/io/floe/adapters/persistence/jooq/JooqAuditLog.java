@@ -1,0 +1,74 @@
+package io.floe.adapters.persistence.jooq;
+
+import static io.floe.adapters.persistence.jooq.schema.Tables.AUDIT_LOG;
+
+import io.floe.adapters.persistence.jooq.schema.tables.records.AuditLogRecord;
+import io.floe.application.model.AuditEntry;
+import io.floe.application.model.AuditPage;
+import io.floe.application.model.AuditQuery;
+import io.floe.application.model.AuditedChange;
+import io.floe.application.port.out.AuditLog;
+import io.floe.domain.Principal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+/**
+ * The audit log in PostgreSQL: rows appended in the change's own transaction, listed newest first
+ * by their identity column, which is also the page token (keyset paging).
+ */
+public final class JooqAuditLog implements AuditLog {
+  private final DSLContext dsl;
+
+  public JooqAuditLog(Database database) {
+    this.dsl = database.dsl();
+  }
+
+  @Override
+  public void append(UUID orgId, Instant recordedAt, Principal actor, String requestId,
+      List<AuditedChange> changes) {
+    // One statement for all of a request's changes (a transaction may commit many tables).
+    var insert = dsl.insertInto(AUDIT_LOG, AUDIT_LOG.ORG_ID,
+        AUDIT_LOG.RECORDED_AT, AUDIT_LOG.PRINCIPAL_ID, AUDIT_LOG.PRINCIPAL_NAME, AUDIT_LOG.ACTION,
+        AUDIT_LOG.TARGET_KIND, AUDIT_LOG.TARGET_NAME, AUDIT_LOG.DETAILS, AUDIT_LOG.REQUEST_ID);
+    for (AuditedChange change : changes) {
+      insert = insert.values(orgId, Times.of(recordedAt), actor.id(), actor.name(),
+          change.action().wireName(), change.target().kind().wireName(), change.target().name(),
+          Json.of(change.details()), requestId);
+    }
+    insert.execute();
+  }
+
+  @Override
+  public AuditPage list(UUID orgId, AuditQuery query) {
+    List<Condition> where = new ArrayList<>(List.of(AUDIT_LOG.ORG_ID.eq(orgId)));
+    query.principalId().ifPresent(id -> where.add(AUDIT_LOG.PRINCIPAL_ID.eq(id)));
+    query.action().ifPresent(action -> where.add(AUDIT_LOG.ACTION.eq(action.wireName())));
+    query.targetKind().ifPresent(kind -> where.add(AUDIT_LOG.TARGET_KIND.eq(kind.wireName())));
+    query.targetName().ifPresent(name -> where.add(AUDIT_LOG.TARGET_NAME.eq(name)));
+    query.since().ifPresent(since -> where.add(AUDIT_LOG.RECORDED_AT.ge(Times.of(since))));
+    query.until().ifPresent(until -> where.add(AUDIT_LOG.RECORDED_AT.lt(Times.of(until))));
+    if (query.before().isPresent()) {
+      where.add(AUDIT_LOG.ID.lt(query.before().getAsLong()));
+    }
+    // One more than the page: whether it exists says whether there is a next page.
+    List<AuditEntry> rows = dsl.selectFrom(AUDIT_LOG).where(DSL.and(where))
+        .orderBy(AUDIT_LOG.ID.desc()).limit(query.limit() + 1)
+        .fetch(JooqAuditLog::toEntry);
+    boolean more = rows.size() > query.limit();
+    List<AuditEntry> page = more ? rows.subList(0, query.limit()) : rows;
+    return new AuditPage(page, more ? OptionalLong.of(page.get(page.size() - 1).id())
+        : OptionalLong.empty());
+  }
+
+  private static AuditEntry toEntry(AuditLogRecord row) {
+    return new AuditEntry(row.getId(), Times.instant(row.getRecordedAt()), row.getPrincipalId(),
+        row.getPrincipalName(), row.getAction(), row.getTargetKind(), row.getTargetName(),
+        Json.objectMap(row.getDetails()), row.getRequestId());
+  }
+}

@@ -1,8 +1,0 @@
-package io.floe.adapters.persistence;
-
-/** Secrets at rest on the embedded PostgreSQL Floe runs by default. */
-class EmbeddedPostgresSecretsTest extends SecretsAtRestContract {
-  EmbeddedPostgresSecretsTest() {
-    super(TestDatabases.embeddedServer());
-  }
-}
