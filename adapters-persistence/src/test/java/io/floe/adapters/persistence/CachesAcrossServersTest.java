@@ -3,6 +3,8 @@ package io.floe.adapters.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.adapters.persistence.cache.CacheInvalidations;
+import io.floe.application.port.out.MetadataPointers.Move;
+import io.floe.application.port.out.MetadataPointers.Row;
 import io.floe.application.port.out.CatalogObjectStore.Located;
 import io.floe.domain.ApiToken;
 import io.floe.domain.BucketConfig;
@@ -19,6 +21,7 @@ import io.floe.domain.StoragePath;
 import io.floe.domain.StoragePlatform;
 import io.floe.domain.TableName;
 import io.floe.domain.Visibility;
+import java.util.List;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -121,7 +124,7 @@ class CachesAcrossServersTest {
         .isGreaterThan(hitsBefore);
     assertThat(located.bucket()).contains(bucket);
 
-    assertThat(first.objectRows.swap(table.id(), "v0", "v1", now)).isTrue();
+    assertThat(first.objectRows.swap(List.of(Move.of(new Row(table.id()), "v0", "v1")), now)).isTrue();
     assertThat(second.objects.locate(org.id(), namespace.name(), name)
         .flatMap(Located::object).orElseThrow().metadataLocation()).isEqualTo("v1");
   }

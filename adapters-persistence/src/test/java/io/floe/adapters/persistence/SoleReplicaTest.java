@@ -3,6 +3,8 @@ package io.floe.adapters.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.adapters.persistence.cache.CacheInvalidations;
+import io.floe.application.port.out.MetadataPointers.Move;
+import io.floe.application.port.out.MetadataPointers.Row;
 import io.floe.application.port.out.CatalogObjectStore.Located;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
@@ -16,6 +18,7 @@ import io.floe.domain.StoragePath;
 import io.floe.domain.StoragePlatform;
 import io.floe.domain.TableName;
 import io.floe.domain.Visibility;
+import java.util.List;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -87,10 +90,10 @@ class SoleReplicaTest {
     assertThat(first.database.statementsExecuted()).as("loads kept in memory").isEqualTo(
         statements);
 
-    assertThat(first.objectRows.swap(table.id(), "v0", "v1", now)).isTrue();
+    assertThat(first.objectRows.swap(List.of(Move.of(new Row(table.id()), "v0", "v1")), now)).isTrue();
     assertThat(pointer(first)).as("the commit, loaded right after it was answered")
         .isEqualTo("v1");
-    assertThat(first.objectRows.swap(table.id(), "v1", "v2", now)).isTrue();
+    assertThat(first.objectRows.swap(List.of(Move.of(new Row(table.id()), "v1", "v2")), now)).isTrue();
     assertThat(pointer(first)).isEqualTo("v2");
   }
 
@@ -103,7 +106,7 @@ class SoleReplicaTest {
     CountDownLatch mayCommit = new CountDownLatch(1);
     CompletableFuture<Boolean> commit = CompletableFuture.supplyAsync(() ->
         first.database.inTransaction(() -> {
-          boolean moved = first.objectRows.swap(table.id(), "v0", "v1", now);
+          boolean moved = first.objectRows.swap(List.of(Move.of(new Row(table.id()), "v0", "v1")), now);
           swapped.countDown();
           await(mayCommit);
           return moved;
@@ -133,7 +136,7 @@ class SoleReplicaTest {
       CachedServer writer = i % 2 == 0 ? first : second;
       CachedServer reader = writer == first ? second : first;
       String next = "v" + i;
-      assertThat(writer.objectRows.swap(table.id(), expected, next, now)).isTrue();
+      assertThat(writer.objectRows.swap(List.of(Move.of(new Row(table.id()), expected, next)), now)).isTrue();
       assertThat(first.invalidations.sole() || second.invalidations.sole())
           .as("neither keeps pointers while both run").isFalse();
       assertThat(pointer(reader)).as("commit %d, loaded through the other server", i)
@@ -163,7 +166,7 @@ class SoleReplicaTest {
         CacheInvalidations.APPLICATION);
     second = new CachedServer(settings, CIPHER).listening();
 
-    assertThat(second.objectRows.swap(table.id(), "v0", "v1", now)).isTrue();
+    assertThat(second.objectRows.swap(List.of(Move.of(new Row(table.id()), "v0", "v1")), now)).isTrue();
     assertThat(first.invalidations.sole()).as("stopped before the other server's write landed")
         .isFalse();
     assertThat(pointer(first)).isEqualTo("v1");
@@ -182,7 +185,7 @@ class SoleReplicaTest {
       first = new CachedServer(settings, CIPHER).listening();
 
       assertThat(session.isValid(5)).as("the unanswering session was ended").isFalse();
-      assertThat(first.objectRows.swap(table.id(), "v0", "v1", now)).as("and writes go on")
+      assertThat(first.objectRows.swap(List.of(Move.of(new Row(table.id()), "v0", "v1")), now)).as("and writes go on")
           .isTrue();
       assertThat(pointer(first)).isEqualTo("v1");
       try {

@@ -4,6 +4,7 @@ import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.model.IdempotencyKey;
 import io.floe.application.model.RequestInfo;
 import io.floe.application.port.out.GrantStore;
+import io.floe.application.port.out.RepoVersions;
 import io.floe.application.port.out.inmemory.InMemoryBuckets;
 import io.floe.application.port.out.inmemory.InMemoryMetadataFileIo;
 import io.floe.application.port.out.inmemory.InMemoryPersistence;
@@ -15,6 +16,7 @@ import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.change.ChangePublisher;
+import io.floe.application.service.repo.tables.RepoNamespaces;
 import io.floe.domain.Action;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
@@ -107,7 +109,19 @@ public final class Testbed {
   }
 
   public CatalogLocator locator() {
-    return new CatalogLocator(store.orgs(), store.namespaces(), store.objects(), policy());
+    return new CatalogLocator(store.orgs(), store.namespaces(), store.objects(), policy(),
+        repoNamespaces());
+  }
+
+  /**
+   * The versions of the org's repos as namespaces. A testbed's org has no repo, so neither their
+   * history nor their tables are ever read.
+   */
+  public RepoNamespaces repoNamespaces() {
+    RepoVersions noHistory = (bucket, prefix, ref) -> {
+      throw new IllegalStateException("a testbed's org has no repo to read");
+    };
+    return new RepoNamespaces(store.repos(), store.orgs(), noHistory, null, policy());
   }
 
   /** A live namespace at {@code <random>_<name>} on the default bucket, without claim or marker. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.application.iceberg.replay.ChangeReplay;
+import io.floe.application.port.out.MetadataPointers;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
@@ -62,14 +63,17 @@ class TableCommitsTest {
       bed.store.audit(), bed.codec, unitOfWork, bed.clock, Testbed.KEY_LIFETIME);
   private final AccessPolicy policy = bed.policy();
   private final CatalogLocator locator = bed.locator();
-  private final TableCommits commits = new TableCommits(locator, policy, bed.files,
-      new CatalogCommitter(bed.store.pointers(), unitOfWork, publisher, bed.clock), publisher,
-      new TableChanges(bed.files, new ChangeReplay()));
+  private final CatalogCommitter committer =
+      new CatalogCommitter(bed.store.pointers(), unitOfWork, publisher, bed.clock);
+  private final TableCommits commits = new TableCommits(locator, policy, bed.files, committer,
+      publisher, new TableChanges(bed.files, new ChangeReplay()));
+  private final TablePlacement placement = new TablePlacement(bed.store.orgs(),
+      new PrefixClaimer(bed.store.orgs(), bed.store.claims(), bed.storage), bed.ids, bed.storage);
   private final CommitTableService commitTable = new CommitTableService(commits,
-      new StagedTableCompletion(locator, policy, new TablePlacement(bed.store.orgs(),
-          new PrefixClaimer(bed.store.orgs(), bed.store.claims(), bed.storage), bed.ids,
-          bed.storage),
-          bed.files, new CatalogEntries(bed.store.objects(), bed.clock), publisher, bed.ids));
+      new StagedTableCompletion(locator, policy, placement, bed.files,
+          new CatalogEntries(bed.store.objects(), bed.clock), publisher, bed.ids,
+          new RepoTableCreation(bed.repoNamespaces(), placement, bed.files, committer, publisher,
+              null)));
   private final CommitTransactionService commitTransaction = new CommitTransactionService(commits);
   private final Namespace sales = bed.namespace("sales", Visibility.PRIVATE);
   private final CatalogObject orders = bed.table(sales, "orders");
@@ -103,8 +107,9 @@ class TableCommitsTest {
       TableMetadata base = current(table);
       TableMetadata written = bed.files.writeTable(bed.bucket, change.apply(base),
           Optional.of(base.metadataFileLocation()));
-      assertThat(bed.store.pointers().swap(table.id(), base.metadataFileLocation(),
-          written.metadataFileLocation(), bed.clock.instant())).isTrue();
+      assertThat(bed.store.pointers().swap(List.of(MetadataPointers.Move.of(
+          new MetadataPointers.Row(table.id()), base.metadataFileLocation(),
+          written.metadataFileLocation())), bed.clock.instant())).isTrue();
     });
   }
 

@@ -1,18 +1,23 @@
-package io.floe.application.service.repo.tables;
+package io.floe.application.service.table;
 
 import io.floe.application.iceberg.FlatIdentifiers;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.model.AccessDelegation;
 import io.floe.application.model.AuditAction;
 import io.floe.application.port.in.table.CreateTableUseCase;
-import io.floe.application.port.out.RepoTablePointers;
+import io.floe.application.port.out.MetadataPointers;
+import io.floe.application.port.out.RepoVersions.RepoTable;
+import io.floe.application.port.out.CredentialVendor.Access;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogChanges;
+import io.floe.application.service.catalog.CatalogCommitter;
 import io.floe.application.service.catalog.TableLocations;
 import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
+import io.floe.application.service.repo.tables.RepoNamespace;
+import io.floe.application.service.repo.tables.RepoNamespaces;
+import io.floe.application.service.repo.tables.RepoTableProperties;
 import io.floe.application.service.storage.TableStorageAccess;
-import io.floe.application.service.table.StagedTableCompletion;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.StoragePath;
 import io.floe.domain.TableName;
@@ -34,27 +39,24 @@ import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 
 /**
- * Creates a table in a repo branch: its first metadata file under the repo's {@code tables/}
- * directory, then one Icechunk commit that declares it on the root group and carries its first
- * pointer, as the convention requires. The table keeps Iceberg's cleanup switched off
- * ({@link RepoTableProperties}). A staged create hands out the location and declares the table
- * with its first commit.
+ * The part of creating a table that differs in a repo branch: its first metadata file goes under
+ * the repo's {@code tables/} directory, in a directory no other table of the repo shares, and the
+ * table comes into being with one commit on the branch that declares it with its first pointer,
+ * as the convention requires, through the catalog's one committer. The table keeps Iceberg's
+ * cleanup switched off ({@link RepoTableProperties}). A staged create hands out the location and
+ * declares the table with its first commit.
  */
 public final class RepoTableCreation {
-  /** The Zarr group that declares the tables engines create. */
-  static final String DECLARING_GROUP = "/";
-
-  private final RepoTablePointers pointers;
+  private final RepoNamespaces repos;
   private final TablePlacement placement;
   private final MetadataFiles files;
-  private final RepoTableCommitter committer;
+  private final CatalogCommitter committer;
   private final ChangePublisher publisher;
   private final TableStorageAccess storageAccess;
 
-  public RepoTableCreation(RepoTablePointers pointers, TablePlacement placement,
-      MetadataFiles files, RepoTableCommitter committer, ChangePublisher publisher,
-      TableStorageAccess storageAccess) {
-    this.pointers = pointers;
+  public RepoTableCreation(RepoNamespaces repos, TablePlacement placement, MetadataFiles files,
+      CatalogCommitter committer, ChangePublisher publisher, TableStorageAccess storageAccess) {
+    this.repos = repos;
     this.placement = placement;
     this.files = files;
     this.committer = committer;
@@ -62,10 +64,9 @@ public final class RepoTableCreation {
     this.storageAccess = storageAccess;
   }
 
-  public LoadTableResponse create(OrgContext context, RepoNamespace namespace,
+  LoadTableResponse create(OrgContext context, RepoNamespace namespace,
       CreateTableRequest request, Set<AccessDelegation> delegation) {
-    request.validate();
-    String branch = namespace.requireBranch();
+    namespace.requireCommittable();
     TableName name = FlatIdentifiers.tableName(request.name());
     TableIdentifier identifier = TableIdentifier.of(namespace.namespace(), request.name());
     if (request.properties().containsKey(CreateTableUseCase.BUCKET_PROPERTY)) {
@@ -80,6 +81,7 @@ public final class RepoTableCreation {
     requireUndeclared(namespace, identifier);
     TablePlacement.Placed placed = placement.inRepo(namespace.bucket(),
         namespace.repo().location().path(), name);
+    requireApart(namespace, identifier, placed.location().path());
     Map<String, String> properties = RepoTableProperties.forNewTable(request.properties());
     TableLocations.requirePathProperties(placed.bucket(), placed.rootUri(), properties);
     TableMetadata metadata = TableMetadata.newTableMetadata(request.schema(),
@@ -90,15 +92,15 @@ public final class RepoTableCreation {
       placement.prepareForWriters(placed);
       return withStorageAccess(context, identifier, metadata, namespace, delegation);
     }
-    TableMetadata first = files.writeTable(placed.bucket(), metadata, Optional.empty());
-    declare(context, namespace, branch, identifier, placed.rootUri(), first);
+    TableMetadata first = declare(context, namespace, identifier, placed.rootUri(),
+        files.writeTable(placed.bucket(), metadata, Optional.empty()));
     return withStorageAccess(context, identifier, first, namespace, delegation);
   }
 
   /** The first commit of a staged create: the table is declared with the metadata it makes. */
-  public LoadTableResponse complete(OrgContext context, RepoNamespace namespace,
+  LoadTableResponse complete(OrgContext context, RepoNamespace namespace,
       TableIdentifier identifier, UpdateTableRequest request) {
-    String branch = namespace.requireBranch();
+    namespace.requireCommittable();
     FlatIdentifiers.tableName(identifier);
     Optional<ChangePublisher.Replay<LoadTableResponse>> replay =
         publisher.replay(context, LoadTableResponse.class);
@@ -119,33 +121,40 @@ public final class RepoTableCreation {
           metadata.location(), namespace.repo().name());
     }
     RepoTableProperties.requireKept(metadata, identifier.toString());
+    requireApart(namespace, identifier, path);
     String rootUri = namespace.bucket().uriOf(path);
-    if (namespace.version().tables().values().stream()
-        .anyMatch(table -> table.location().equals(rootUri))) {
-      throw new ForbiddenException("Location '%s' belongs to another table of repo %s",
-          metadata.location(), namespace.repo().name());
-    }
     TableLocations.requireWithin(namespace.bucket(), rootUri, metadata);
-    TableMetadata first = files.writeTable(namespace.bucket(), metadata, Optional.empty());
-    declare(context, namespace, branch, identifier, rootUri, first);
+    TableMetadata first = declare(context, namespace, identifier, rootUri,
+        files.writeTable(namespace.bucket(), metadata, Optional.empty()));
     return LoadTableResponse.builder().withTableMetadata(first).build();
   }
 
-  /** One Icechunk commit declaring the table with its first pointer; lost to a twin: a 409. */
-  private void declare(OrgContext context, RepoNamespace namespace, String branch,
+  /**
+   * One commit on the branch that declares the table with its first pointer, checked again on
+   * the branch's head at every attempt. A twin that got the name first, or a table whose files
+   * would meet this one's, refuses it, and the file written for it is removed again.
+   */
+  private TableMetadata declare(OrgContext context, RepoNamespace namespace,
       TableIdentifier identifier, String rootUri, TableMetadata first) {
+    StoragePath path = TableLocations.pathIn(namespace.bucket(), rootUri);
     LoadTableResponse response = LoadTableResponse.builder().withTableMetadata(first).build();
-    committer.commit(context, namespace, "table " + identifier, () -> {
-      requireUndeclared(new RepoNamespace(namespace.repo(), namespace.bucket(),
-          namespace.namespace(), pointers.read(namespace.bucket(),
-              namespace.repo().location().path(), branch)), identifier);
-      return new RepoTableCommitter.Plan<>(new RepoTablePointers.Commit(branch, List.of(),
-          List.of(new RepoTablePointers.Declaration(DECLARING_GROUP, identifier.name(), rootUri,
-              first.metadataFileLocation())),
-          "Create Iceberg table " + identifier.name() + " through Floe"), response,
-          List.of(CatalogChanges.created(AuditAction.TABLE_CREATE, CatalogObject.Kind.TABLE,
-              identifier, first.metadataFileLocation())));
-    });
+    try {
+      committer.commit(context, "table " + identifier, () -> {
+        RepoNamespace head = repos.require(context, namespace.namespace());
+        requireUndeclared(head, identifier);
+        requireApart(head, identifier, path);
+        return new CatalogCommitter.Plan<>(List.of(new CatalogCommitter.Swap(
+            new MetadataPointers.BranchTable(head.branch(), identifier.name(), rootUri),
+            Optional.empty(), first.metadataFileLocation(),
+            CatalogChanges.created(AuditAction.TABLE_CREATE, CatalogObject.Kind.TABLE,
+                identifier, first.metadataFileLocation()))), response);
+      });
+    } catch (AlreadyExistsException | ForbiddenException refused) {
+      // Refused before anything moved: nothing points at the file written.
+      files.deleteQuietly(namespace.bucket(), first.metadataFileLocation(), refused);
+      throw refused;
+    }
+    return first;
   }
 
   private static void requireUndeclared(RepoNamespace namespace, TableIdentifier identifier) {
@@ -154,11 +163,28 @@ public final class RepoTableCreation {
     }
   }
 
+  /**
+   * The rule that keeps a repo's tables apart: a new table's directory is neither another
+   * declared table's, nor inside one, nor around one, so no two tables of the repo share files.
+   */
+  private static void requireApart(RepoNamespace namespace, TableIdentifier identifier,
+      StoragePath path) {
+    for (RepoTable table : namespace.version().tables().values()) {
+      Optional<StoragePath> other = namespace.bucket().pathOf(table.location());
+      if (other.isPresent() && other.get().overlaps(path)) {
+        throw new ForbiddenException("Location '%s' of table %s meets table %s of repo %s at "
+            + "'%s': the tables of a repo never share a directory, nor lie inside one another",
+            namespace.bucket().uriOf(path), identifier, table.name(), namespace.repo().name(),
+            table.location());
+      }
+    }
+  }
+
   private LoadTableResponse withStorageAccess(OrgContext context, TableIdentifier identifier,
       TableMetadata metadata, RepoNamespace namespace, Set<AccessDelegation> delegation) {
     return storageAccess.withStorageAccess(context, identifier,
         LoadTableResponse.builder().withTableMetadata(metadata).build(), namespace.bucket(),
-        TableLocations.pathIn(namespace.bucket(), metadata.location()),
-        RepoTableReads.access(namespace), delegation);
+        TableLocations.pathIn(namespace.bucket(), metadata.location()), Access.READ_WRITE,
+        delegation);
   }
 }
