@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.adapters.icechunk.CommitInfo;
 import io.floe.adapters.icechunk.IcechunkRepository;
 import io.floe.adapters.icechunk.Ref;
+import io.floe.adapters.icechunk.WritableSession;
+import io.floe.adapters.icechunk.icechest.IcebergConvention;
 import io.floe.adapters.icechunk.icechest.IcechestTables;
 import io.floe.adapters.icechunk.icechest.SnapshotTables;
 import io.floe.adapters.icechunk.icechest.TableCommitSession;
@@ -59,6 +61,7 @@ class RepoTablesTest {
   private RESTCatalog catalog;
   private ManagementApi api;
   private IcechunkRepository repository;
+  private Path repoDirectory;
 
   @BeforeAll
   static void start() {
@@ -78,8 +81,9 @@ class RepoTablesTest {
     ManagementApi.Reply created = api.post("/orgs/" + org.warehouse() + "/repos",
         Map.of("name", "weather"));
     assertThat(created.status()).isEqualTo(201);
-    Path location = Path.of(URI.create(created.body().get("location").asText()));
-    repository = IcechunkRepository.open(new LocalBucketStorage(location), StoragePath.root());
+    repoDirectory = Path.of(URI.create(created.body().get("location").asText()));
+    repository = IcechunkRepository.open(new LocalBucketStorage(repoDirectory),
+        StoragePath.root());
   }
 
   @AfterEach
@@ -247,6 +251,135 @@ class RepoTablesTest {
           .isInstanceOf(NoSuchNamespaceException.class);
     } catch (Exception e) {
       throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void aTransactionRefusedForItsSecondOrThirdTableWritesNoFileAndNoCommit() throws Exception {
+    for (String name : List.of("a", "b", "c")) {
+      catalog.createTable(TableIdentifier.of("weather", name), SCHEMA);
+    }
+    IcebergHttp http = new IcebergHttp(floe, org);
+    Set<Path> files = filesOf(repoDirectory.resolve("tables"));
+    int commits = repository.log(Ref.branch("main")).size();
+
+    IcebergHttp.Reply conflict = http.post("/transactions/commit", transaction(
+        change("a", List.of(), Map.of("mine", "yes")),
+        change("b", List.of(Map.of("type", "assert-table-uuid",
+            "uuid", "00000000-0000-0000-0000-00000000dead")), Map.of("mine", "yes"))));
+    assertThat(conflict.status()).isEqualTo(409);
+    IcebergHttp.Reply refused = http.post("/transactions/commit", transaction(
+        change("a", List.of(), Map.of("mine", "yes")),
+        change("b", List.of(), Map.of("mine", "yes")),
+        change("c", List.of(), Map.of("gc.enabled", "true"))));
+    assertThat(refused.status()).isEqualTo(403);
+    assertThat(refused.message()).contains("gc.enabled");
+
+    assertThat(filesOf(repoDirectory.resolve("tables"))).isEqualTo(files);
+    assertThat(repository.log(Ref.branch("main"))).hasSize(commits);
+  }
+
+  @Test
+  void aStagedCreateNeverNestsItsTableInsideOrAroundAnotherTableOfTheRepo() throws Exception {
+    Table granules = catalog.createTable(TableIdentifier.of("weather", "granules"), SCHEMA);
+    // A writer outside Floe declared a table deeper in the tables directory.
+    TableCommitSession outside = TableCommitSession.open(repository, "main");
+    outside.createTable("/", "deep", repoUri() + "/tables/outer/deep",
+        repoUri() + "/tables/outer/deep/metadata/v1.metadata.json");
+    outside.commit("python declares a table", Map.of());
+    IcebergHttp http = new IcebergHttp(floe, org);
+    Set<Path> files = filesOf(repoDirectory.resolve("tables"));
+
+    for (String location : List.of(granules.location() + "/nested", repoUri() + "/tables/outer",
+        granules.location())) {
+      IcebergHttp.Reply reply = http.post("/namespaces/weather/tables/staged",
+          stagedCreate(location));
+      assertThat(reply.status()).as(location).isEqualTo(403);
+      assertThat(reply.message()).as(location).contains("never share");
+    }
+    assertThat(catalog.tableExists(TableIdentifier.of("weather", "staged"))).isFalse();
+    assertThat(filesOf(repoDirectory.resolve("tables"))).isEqualTo(files);
+
+    IcebergHttp.Reply apart = http.post("/namespaces/weather/tables/staged",
+        stagedCreate(repoUri() + "/tables/staged-apart"));
+    assertThat(apart.status()).isEqualTo(200);
+  }
+
+  @Test
+  void aHeadThatDeclaresATableWithoutItsPointerRefusesWritesWithAConflict() {
+    Table granules = catalog.createTable(TableIdentifier.of("weather", "granules"), SCHEMA);
+    WritableSession session = repository.writableSession("main");
+    session.setAttributes("/", IcebergConvention.declare(session.attributes("/"), "orphan",
+        repoUri() + "/tables/orphan"));
+    session.commit("python declared a table and forgot its pointer",
+        Map.of(IcebergConvention.TABLE_VERSIONS_KEY,
+            Map.of("granules", metadataLocation(granules))), false);
+    int commits = repository.log(Ref.branch("main")).size();
+    IcebergHttp http = new IcebergHttp(floe, org);
+
+    IcebergHttp.Reply create = http.post("/namespaces/weather/tables",
+        "{\"name\":\"fresh\",\"schema\":{\"type\":\"struct\",\"fields\":[]}}");
+    assertThat(create.status()).isEqualTo(409);
+    assertThat(create.message()).contains("orphan", "without a pointer");
+    IcebergHttp.Reply commit = http.post("/namespaces/weather/tables/granules",
+        transactionChange(List.of(), Map.of("mine", "yes")));
+    assertThat(commit.status()).isEqualTo(409);
+    assertThat(repository.log(Ref.branch("main"))).hasSize(commits);
+    // Reading is still fine: the table that has its pointer loads.
+    assertThat(catalog.loadTable(TableIdentifier.of("weather", "granules")).properties())
+        .doesNotContainKey("mine");
+  }
+
+  @SafeVarargs
+  private static String transaction(Map<String, Object>... changes) {
+    return json(Map.of("table-changes", List.of(changes)));
+  }
+
+  private static Map<String, Object> change(String table, List<Map<String, Object>> requirements,
+      Map<String, String> properties) {
+    return Map.of("identifier", Map.of("namespace", List.of("weather"), "name", table),
+        "requirements", requirements,
+        "updates", List.of(Map.of("action", "set-properties", "updates", properties)));
+  }
+
+  private static String transactionChange(List<Map<String, Object>> requirements,
+      Map<String, String> properties) {
+    return json(Map.of("requirements", requirements,
+        "updates", List.of(Map.of("action", "set-properties", "updates", properties))));
+  }
+
+  /** The commit that finishes a staged create at {@code location}, as Java's client sends it. */
+  private static String stagedCreate(String location) {
+    return json(Map.of("requirements", List.of(Map.of("type", "assert-create")), "updates",
+        List.of(Map.of("action", "assign-uuid", "uuid", java.util.UUID.randomUUID().toString()),
+            Map.of("action", "upgrade-format-version", "format-version", 2),
+            Map.of("action", "add-schema", "schema",
+                Map.of("type", "struct", "schema-id", 0, "fields", List.of())),
+            Map.of("action", "set-current-schema", "schema-id", -1),
+            Map.of("action", "add-spec", "spec", Map.of("spec-id", 0, "fields", List.of())),
+            Map.of("action", "set-default-spec", "spec-id", -1),
+            Map.of("action", "add-sort-order", "sort-order",
+                Map.of("order-id", 0, "fields", List.of())),
+            Map.of("action", "set-default-sort-order", "sort-order-id", -1),
+            Map.of("action", "set-properties", "updates", Map.of("gc.enabled", "false",
+                "write.metadata.delete-after-commit.enabled", "false")),
+            Map.of("action", "set-location", "location", location))));
+  }
+
+  private static String json(Object value) {
+    try {
+      return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(value);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static Set<Path> filesOf(Path directory) throws java.io.IOException {
+    if (!Files.exists(directory)) {
+      return Set.of();
+    }
+    try (var walk = Files.walk(directory)) {
+      return walk.filter(Files::isRegularFile).collect(java.util.stream.Collectors.toSet());
     }
   }
 

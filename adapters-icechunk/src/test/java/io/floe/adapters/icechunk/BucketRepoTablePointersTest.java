@@ -110,7 +110,8 @@ class BucketRepoTablePointersTest extends MetadataPointersContract {
     Key mine = home.table("mine", "m0");
     home.table("theirs", "t0");
     TableCommitSession outside = TableCommitSession.open(home.repository, "main");
-    outside.arrays().setMetadata("/temps", TestArrays.arrayJson("int32", new long[] {4}, new long[] {2}, 0, false, null, null));
+    outside.arrays().setMetadata("/temps", TestArrays.arrayJson("int32", new long[] {4},
+        new long[] {2}, 0, false, null, null));
     outside.moveTable("theirs", "t1");
     outside.commit("python", Map.of());
 

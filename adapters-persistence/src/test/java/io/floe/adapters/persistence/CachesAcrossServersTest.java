@@ -124,7 +124,8 @@ class CachesAcrossServersTest {
         .isGreaterThan(hitsBefore);
     assertThat(located.bucket()).contains(bucket);
 
-    assertThat(first.objectRows.swap(List.of(Move.of(new Row(table.id()), "v0", "v1")), now)).isTrue();
+    assertThat(first.objectRows.swap(
+        List.of(Move.of(new Row(table.id()), "v0", "v1")), now)).isTrue();
     assertThat(second.objects.locate(org.id(), namespace.name(), name)
         .flatMap(Located::object).orElseThrow().metadataLocation()).isEqualTo("v1");
   }

@@ -114,7 +114,7 @@ public final class CatalogLocator {
                 "bucket configuration vanished: " + object.location().bucketId()))));
   }
 
-  /** The table under that name, of a plain namespace or of a repo version, if the caller may see it. */
+  /** The table under that name, in a plain namespace or a repo version, if the caller sees it. */
   public ResolvedTable table(OrgContext context, TableIdentifier identifier) {
     if (identifier.namespace().length() > 1) {
       // No table lives in a nested namespace. Engines probe such names (Java's client resolves

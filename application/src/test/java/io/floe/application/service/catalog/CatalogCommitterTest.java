@@ -101,7 +101,8 @@ class CatalogCommitterTest {
       if (planned.size() == 1) {
         rivalMoves(a, "rival"); // after this plan read the pointer: the plan is stale
       }
-      return new Plan<>(List.of(new Swap(new Row(a.id()), current, "mine-" + planned.size(), COMMIT)),
+      return new Plan<>(
+          List.of(new Swap(new Row(a.id()), current, "mine-" + planned.size(), COMMIT)),
           "planned on " + current);
     });
     assertThat(planned).containsExactly("a0", "rival");

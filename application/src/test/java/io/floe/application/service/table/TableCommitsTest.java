@@ -204,6 +204,37 @@ class TableCommitsTest {
   }
 
   @Test
+  void aTransactionWhoseSecondChangeFailsARequirementWritesNoFile() {
+    String ordersBefore = bed.pointer(sales, orders);
+    List<String> written = bed.metadataIo.written();
+    assertThatThrownBy(() -> commitTransaction.commitTransaction(bed.admin,
+        new CommitTransactionRequest(List.of(
+            setProperty(orders, "mine", sameTable(orders)),
+            setProperty(items, "mine",
+                new UpdateRequirement.AssertTableUUID("00000000-0000-0000-0000-00000000dead"))))))
+        .isInstanceOf(CommitFailedException.class);
+    assertThat(bed.metadataIo.written()).isEqualTo(written);
+    assertThat(bed.pointer(sales, orders)).isEqualTo(ordersBefore);
+  }
+
+  @Test
+  void aTransactionWhoseThirdChangeIsRefusedWritesNoFile() {
+    CatalogObject returns = bed.table(sales, "returns");
+    List<String> written = bed.metadataIo.written();
+    UpdateTableRequest outside = UpdateTableRequest.create(id(returns), List.of(),
+        List.of(new MetadataUpdate.SetProperties(Map.of("write.data.path", "s3://data/other"))));
+    assertThatThrownBy(() -> commitTransaction.commitTransaction(bed.admin,
+        new CommitTransactionRequest(List.of(
+            setProperty(orders, "mine", sameTable(orders)),
+            setProperty(items, "mine", sameTable(items)),
+            outside))))
+        .isInstanceOf(ForbiddenException.class).hasMessageContaining("write.data.path");
+    assertThat(bed.metadataIo.written()).isEqualTo(written);
+    assertThat(current(orders).properties()).doesNotContainKey("mine");
+    assertThat(current(items).properties()).doesNotContainKey("mine");
+  }
+
+  @Test
   void everyTableIsAuthorizedBeforeAnyFileIsWritten() {
     OrgContext member = bed.member("ada", Role.MEMBER);
     bed.grant(member.caller().principal().id(), sales, Optional.empty(), Action.READ);
