@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.application.iceberg.replay.ChangeReplay;
+import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.MetadataPointers;
+import io.floe.application.port.out.RequestSigner;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
@@ -14,6 +16,7 @@ import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.lifecycle.PrefixClaimer;
+import io.floe.application.service.storage.TableStorageAccess;
 import io.floe.application.testbed.Testbed;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogObject;
@@ -73,7 +76,7 @@ class TableCommitsTest {
       new StagedTableCompletion(locator, policy, placement, bed.files,
           new CatalogEntries(bed.store.objects(), bed.clock), publisher, bed.ids,
           new RepoTableCreation(bed.repoNamespaces(), placement, bed.files, committer, publisher,
-              null)));
+              new TableStorageAccess(CredentialVendor.none(), RequestSigner.none(), policy))));
   private final CommitTransactionService commitTransaction = new CommitTransactionService(commits);
   private final Namespace sales = bed.namespace("sales", Visibility.PRIVATE);
   private final CatalogObject orders = bed.table(sales, "orders");
