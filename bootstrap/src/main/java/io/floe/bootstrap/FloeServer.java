@@ -1,6 +1,6 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.icechunk.BucketIcechunkRepositories;
+import io.floe.adapters.icechunk.port.BucketIcechunkRepositories;
 import io.floe.adapters.persistence.AdvisoryLocks;
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.JooqAuditLog;

@@ -1,6 +1,6 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.icechunk.BucketRepoTablePointers;
+import io.floe.adapters.icechunk.port.BucketRepoTablePointers;
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.JooqRepoStore;
 import io.floe.adapters.persistence.PostgresRepoCommitLocks;

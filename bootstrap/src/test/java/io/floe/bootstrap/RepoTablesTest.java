@@ -1,13 +1,14 @@
 package io.floe.bootstrap;
 
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.floe.adapters.icechunk.CommitInfo;
-import io.floe.adapters.icechunk.IcechunkRepository;
-import io.floe.adapters.icechunk.Ref;
-import io.floe.adapters.icechunk.WritableSession;
+import io.floe.adapters.icechunk.engine.CommitInfo;
+import io.floe.adapters.icechunk.engine.IcechunkRepository;
+import io.floe.adapters.icechunk.engine.Ref;
+import io.floe.adapters.icechunk.engine.WritableSession;
 import io.floe.adapters.icechunk.icechest.IcebergConvention;
 import io.floe.adapters.icechunk.icechest.IcechestTables;
 import io.floe.adapters.icechunk.icechest.SnapshotTables;
@@ -82,7 +83,8 @@ class RepoTablesTest {
         Map.of("name", "weather"));
     assertThat(created.status()).isEqualTo(201);
     repoDirectory = Path.of(URI.create(created.body().get("location").asText()));
-    repository = IcechunkRepository.open(new LocalBucketStorage(repoDirectory),
+    repository =
+        IcechunkRepository.open(BucketObjectStore.of(new LocalBucketStorage(repoDirectory)),
         StoragePath.root());
   }
 

@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * The architecture in one place: dependencies point inward, ports never know each other,
- * adapters drive the application through in-ports, and one committer moves metadata pointers.
+ * adapters drive the application through in-ports, one committer moves metadata pointers, and
+ * the Icechunk engine knows nothing of the application.
  * Parameterized by the root package so the same rules run on Floe and on a small fixture that
  * breaks each of them on purpose.
  */
@@ -51,6 +52,11 @@ public final class ArchitectureRules {
             .should().dependOnClassesThat().haveFullyQualifiedName(
                 root + ".application.port.out.MetadataPointers")
             .because("pointers to metadata files move only through the catalog's one committer, "
-                + "which plans, compare-and-swaps and retries"));
+                + "which plans, compare-and-swaps and retries"),
+        noClasses().that().resideInAnyPackage(root + ".adapters.icechunk.engine..",
+                root + ".adapters.icechunk.format..", root + ".adapters.icechunk.gc..")
+            .should().dependOnClassesThat().resideInAPackage(root + ".application..")
+            .because("Icechunk's engine, its file format and its garbage collection stand on "
+                + "their own: only the module's port package speaks the application's language"));
   }
 }

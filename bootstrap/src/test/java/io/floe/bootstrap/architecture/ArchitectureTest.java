@@ -42,7 +42,8 @@ class ArchitectureTest {
           + "SaveOrderPort",
       "6, adapters drive the application through its in-ports, OrderController",
       "7, pointers to metadata files move only through the catalog's one committer, "
-          + "PlaceOrderService"})
+          + "PlaceOrderService",
+      "8, only the module's port package speaks the application's language, LeakyEngine"})
   void aDeliberateViolationFailsWithAReadableMessage(int rule, String reason, String culprit) {
     assertThatThrownBy(() -> FIXTURE_RULES.get(rule).check(FIXTURE))
         .isInstanceOf(AssertionError.class)
