@@ -1,6 +1,5 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.icechunk.port.BucketObjectStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
@@ -15,6 +14,7 @@ import io.floe.adapters.icechunk.engine.Ref;
 import io.floe.adapters.icechunk.engine.WritableSession;
 import io.floe.adapters.icechunk.format.ChunkIndex;
 import io.floe.adapters.icechunk.format.ObjectId12;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.s3.S3BucketStorage;
 import io.floe.adapters.storage.s3.S3Clients;
 import io.floe.application.port.out.BucketStorage;

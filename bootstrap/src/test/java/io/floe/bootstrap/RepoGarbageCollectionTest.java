@@ -1,11 +1,11 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.icechunk.port.BucketObjectStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.adapters.icechunk.engine.IcechunkRepository;
 import io.floe.adapters.icechunk.engine.Ref;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.domain.StoragePath;
 import java.io.IOException;

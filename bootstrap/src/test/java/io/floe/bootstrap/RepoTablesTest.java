@@ -1,6 +1,5 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.icechunk.port.BucketObjectStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +12,7 @@ import io.floe.adapters.icechunk.icechest.IcebergConvention;
 import io.floe.adapters.icechunk.icechest.IcechestTables;
 import io.floe.adapters.icechunk.icechest.SnapshotTables;
 import io.floe.adapters.icechunk.icechest.TableCommitSession;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.domain.StoragePath;
 import java.net.URI;
@@ -29,15 +29,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequestParser;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -352,20 +357,19 @@ class RepoTablesTest {
 
   /** The commit that finishes a staged create at {@code location}, as Java's client sends it. */
   private static String stagedCreate(String location) {
-    return json(Map.of("requirements", List.of(Map.of("type", "assert-create")), "updates",
-        List.of(Map.of("action", "assign-uuid", "uuid", java.util.UUID.randomUUID().toString()),
-            Map.of("action", "upgrade-format-version", "format-version", 2),
-            Map.of("action", "add-schema", "schema",
-                Map.of("type", "struct", "schema-id", 0, "fields", List.of())),
-            Map.of("action", "set-current-schema", "schema-id", -1),
-            Map.of("action", "add-spec", "spec", Map.of("spec-id", 0, "fields", List.of())),
-            Map.of("action", "set-default-spec", "spec-id", -1),
-            Map.of("action", "add-sort-order", "sort-order",
-                Map.of("order-id", 0, "fields", List.of())),
-            Map.of("action", "set-default-sort-order", "sort-order-id", -1),
-            Map.of("action", "set-properties", "updates", Map.of("gc.enabled", "false",
+    return UpdateTableRequestParser.toJson(UpdateTableRequest.create(null,
+        List.of(new UpdateRequirement.AssertTableDoesNotExist()),
+        List.of(new MetadataUpdate.AssignUUID(java.util.UUID.randomUUID().toString()),
+            new MetadataUpdate.UpgradeFormatVersion(2),
+            new MetadataUpdate.AddSchema(SCHEMA),
+            new MetadataUpdate.SetCurrentSchema(-1),
+            new MetadataUpdate.AddPartitionSpec(PartitionSpec.unpartitioned()),
+            new MetadataUpdate.SetDefaultPartitionSpec(-1),
+            new MetadataUpdate.AddSortOrder(SortOrder.unsorted()),
+            new MetadataUpdate.SetDefaultSortOrder(-1),
+            new MetadataUpdate.SetProperties(Map.of("gc.enabled", "false",
                 "write.metadata.delete-after-commit.enabled", "false")),
-            Map.of("action", "set-location", "location", location))));
+            new MetadataUpdate.SetLocation(location))));
   }
 
   private static String json(Object value) {

@@ -1,6 +1,5 @@
 package io.floe.adapters.icechunk.engine;
 
-import io.floe.adapters.icechunk.port.BucketObjectStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import io.floe.adapters.icechunk.format.Envelope;
 import io.floe.adapters.icechunk.format.IcechunkFormatException;
 import io.floe.adapters.icechunk.format.NodeSnapshot;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.domain.StoragePath;

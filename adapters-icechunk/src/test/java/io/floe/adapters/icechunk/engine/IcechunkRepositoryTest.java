@@ -1,6 +1,5 @@
 package io.floe.adapters.icechunk.engine;
 
-import io.floe.adapters.icechunk.port.BucketObjectStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,6 +10,7 @@ import io.floe.adapters.icechunk.format.ObjectId12;
 import io.floe.adapters.icechunk.format.OpsLogEntry;
 import io.floe.adapters.icechunk.format.RepoInfo;
 import io.floe.adapters.icechunk.format.TransactionLog;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.domain.StoragePath;

@@ -1,17 +1,17 @@
 package io.floe.adapters.icechunk.gc;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.adapters.icechunk.engine.IcechunkRepository;
 import io.floe.adapters.icechunk.engine.PythonIcechunk;
 import io.floe.adapters.icechunk.engine.ReadSession;
 import io.floe.adapters.icechunk.engine.Ref;
 import io.floe.adapters.icechunk.engine.TestArrays;
 import io.floe.adapters.icechunk.engine.WritableSession;
-import io.floe.adapters.icechunk.port.BucketObjectStore;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.adapters.icechunk.format.ObjectId12;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.domain.StoragePath;
 import java.nio.file.Files;

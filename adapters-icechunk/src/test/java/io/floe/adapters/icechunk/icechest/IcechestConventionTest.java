@@ -1,6 +1,5 @@
 package io.floe.adapters.icechunk.icechest;
 
-import io.floe.adapters.icechunk.port.BucketObjectStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,6 +11,7 @@ import io.floe.adapters.icechunk.engine.IcechunkRepository;
 import io.floe.adapters.icechunk.engine.Ref;
 import io.floe.adapters.icechunk.engine.WritableSession;
 import io.floe.adapters.icechunk.format.ObjectId12;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.domain.StoragePath;
 import java.io.IOException;

@@ -1,6 +1,5 @@
 package io.floe.adapters.icechunk.icechest;
 
-import io.floe.adapters.icechunk.port.BucketObjectStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
@@ -10,6 +9,7 @@ import io.floe.adapters.icechunk.engine.IcechunkRepository;
 import io.floe.adapters.icechunk.engine.PythonIcechunk;
 import io.floe.adapters.icechunk.engine.Ref;
 import io.floe.adapters.icechunk.format.ObjectId12;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.domain.StoragePath;
 import java.nio.file.Path;

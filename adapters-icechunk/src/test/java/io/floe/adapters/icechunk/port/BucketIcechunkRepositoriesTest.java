@@ -1,11 +1,11 @@
 package io.floe.adapters.icechunk.port;
 
-import io.floe.adapters.icechunk.engine.IcechunkRepository;
-import io.floe.adapters.icechunk.engine.TestArrays;
-import io.floe.adapters.icechunk.engine.WritableSession;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.adapters.icechunk.engine.IcechunkRepository;
+import io.floe.adapters.icechunk.engine.TestArrays;
+import io.floe.adapters.icechunk.engine.WritableSession;
 import io.floe.adapters.icechunk.format.ObjectId12;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.application.port.out.RepoContentNotFoundException;

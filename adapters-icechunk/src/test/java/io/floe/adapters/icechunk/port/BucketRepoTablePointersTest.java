@@ -1,12 +1,12 @@
 package io.floe.adapters.icechunk.port;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.floe.adapters.icechunk.engine.IcechunkRepository;
 import io.floe.adapters.icechunk.engine.Ref;
 import io.floe.adapters.icechunk.engine.TestArrays;
 import io.floe.adapters.icechunk.engine.WritableSession;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.floe.adapters.icechunk.icechest.IcebergConvention;
 import io.floe.adapters.icechunk.icechest.IcechestTables;
 import io.floe.adapters.icechunk.icechest.TableCommitSession;

@@ -1,6 +1,5 @@
 package io.floe.adapters.icechunk.port;
 
-import io.floe.adapters.icechunk.icechest.IcechestTables;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
@@ -17,6 +16,7 @@ import io.floe.adapters.icechunk.engine.PythonIcechunk;
 import io.floe.adapters.icechunk.engine.Ref;
 import io.floe.adapters.icechunk.format.ChunkIndex;
 import io.floe.adapters.icechunk.format.ObjectId12;
+import io.floe.adapters.icechunk.icechest.IcechestTables;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.adapters.storage.local.LocalFileIO;
 import io.floe.application.iceberg.replay.ReplayConflictException;

@@ -1,6 +1,5 @@
 package io.floe.adapters.icechunk.zarr;
 
-import io.floe.adapters.icechunk.port.BucketObjectStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,6 +14,7 @@ import io.floe.adapters.icechunk.engine.Ref;
 import io.floe.adapters.icechunk.engine.WritableSession;
 import io.floe.adapters.icechunk.format.ChunkIndex;
 import io.floe.adapters.icechunk.format.ObjectId12;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.domain.StoragePath;
 import java.nio.file.Path;

@@ -102,10 +102,7 @@ public final class CreateTableService implements CreateTableUseCase {
         ? placement.inNamespace(namespace, name)
         : placement.onOwnBucket(context, namespace, name, bucketOverride, tableId);
     TableLocations.requirePathProperties(placed.bucket(), placed.rootUri(), properties);
-    TableMetadata metadata = TableMetadata.newTableMetadata(request.schema(),
-        request.spec() != null ? request.spec() : PartitionSpec.unpartitioned(),
-        request.writeOrder() != null ? request.writeOrder() : SortOrder.unsorted(),
-        placed.rootUri(), properties);
+    TableMetadata metadata = firstMetadata(request, placed.rootUri(), properties);
     if (request.stageCreate()) {
       // The engine writes data files before the create commits: it needs access already.
       placement.prepareForWriters(placed);
@@ -146,6 +143,15 @@ public final class CreateTableService implements CreateTableUseCase {
       placed.undo().accept(e);
       throw e;
     }
+  }
+
+  /** A new table's first metadata as the request describes it, at the server's location. */
+  static TableMetadata firstMetadata(CreateTableRequest request, String location,
+      Map<String, String> properties) {
+    return TableMetadata.newTableMetadata(request.schema(),
+        request.spec() != null ? request.spec() : PartitionSpec.unpartitioned(),
+        request.writeOrder() != null ? request.writeOrder() : SortOrder.unsorted(),
+        location, properties);
   }
 
   private LoadTableResponse withStorageAccess(OrgContext context, TableIdentifier identifier,

@@ -25,8 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -84,10 +82,8 @@ public final class RepoTableCreation {
     requireApart(namespace, identifier, placed.location().path());
     Map<String, String> properties = RepoTableProperties.forNewTable(request.properties());
     TableLocations.requirePathProperties(placed.bucket(), placed.rootUri(), properties);
-    TableMetadata metadata = TableMetadata.newTableMetadata(request.schema(),
-        request.spec() != null ? request.spec() : PartitionSpec.unpartitioned(),
-        request.writeOrder() != null ? request.writeOrder() : SortOrder.unsorted(),
-        placed.rootUri(), properties);
+    TableMetadata metadata =
+        CreateTableService.firstMetadata(request, placed.rootUri(), properties);
     if (request.stageCreate()) {
       placement.prepareForWriters(placed);
       return withStorageAccess(context, identifier, metadata, namespace, delegation);
