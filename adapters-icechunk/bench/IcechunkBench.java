@@ -1,8 +1,9 @@
-import io.floe.adapters.icechunk.IcechunkRepository;
-import io.floe.adapters.icechunk.ReadSession;
-import io.floe.adapters.icechunk.Ref;
-import io.floe.adapters.icechunk.WritableSession;
+import io.floe.adapters.icechunk.engine.IcechunkRepository;
+import io.floe.adapters.icechunk.engine.ReadSession;
+import io.floe.adapters.icechunk.engine.Ref;
+import io.floe.adapters.icechunk.engine.WritableSession;
 import io.floe.adapters.icechunk.format.ChunkIndex;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.domain.StoragePath;
@@ -54,7 +55,8 @@ public final class IcechunkBench {
   /** Root group, 99 groups, 100 small arrays in each: 10,000 nodes in one commit. */
   static void buildNodes(BucketStorage storage, StoragePath prefix) {
     long start = System.nanoTime();
-    IcechunkRepository repository = IcechunkRepository.create(storage, prefix);
+    IcechunkRepository repository =
+        IcechunkRepository.create(BucketObjectStore.of(storage), prefix);
     WritableSession session = repository.writableSession("main");
     session.createGroup("/", Map.of());
     for (int g = 0; g < GROUPS; g++) {
@@ -77,8 +79,8 @@ public final class IcechunkBench {
         lookups.subList(1, lookups.size()).clear();
       }
       long start = System.nanoTime();
-      ReadSession session = IcechunkRepository.open(storage, prefix).readonlySession(
-          Ref.branch("main"));
+      ReadSession session = IcechunkRepository.open(BucketObjectStore.of(storage), prefix)
+          .readonlySession(Ref.branch("main"));
       byte[] zarrJson = session.zarrJson(groupPath(50) + "/" + arrayName(50));
       opens.add(millisSince(start));
       if (zarrJson.length == 0) {
@@ -109,7 +111,8 @@ public final class IcechunkBench {
    * the repository is opened again and the chunks read back.
    */
   static void commit(BucketStorage storage, StoragePath prefix, int rounds) {
-    IcechunkRepository repository = IcechunkRepository.create(storage, prefix);
+    IcechunkRepository repository =
+        IcechunkRepository.create(BucketObjectStore.of(storage), prefix);
     WritableSession setup = repository.writableSession("main");
     setup.createGroup("/", Map.of());
     setup.setMetadata("/data", arrayJson((long) CHUNKS * CHUNK_ELEMENTS, CHUNK_ELEMENTS));
@@ -138,8 +141,8 @@ public final class IcechunkBench {
       session.commit("1,000 chunks, round " + round, Map.of("round", round));
       commits.add(millisSince(start));
       start = System.nanoTime();
-      ReadSession reader = IcechunkRepository.open(storage, prefix).readonlySession(
-          Ref.branch("main"));
+      ReadSession reader = IcechunkRepository.open(BucketObjectStore.of(storage), prefix)
+          .readonlySession(Ref.branch("main"));
       for (int c = 0; c < CHUNKS; c++) {
         byte[] read = reader.chunk("/data", ChunkIndex.of(c)).orElseThrow();
         if (read[0] != (byte) round || read[1] != (byte) c) {

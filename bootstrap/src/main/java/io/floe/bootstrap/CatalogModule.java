@@ -27,6 +27,7 @@ import io.floe.application.service.table.DropTableService;
 import io.floe.application.service.table.ListTablesService;
 import io.floe.application.service.table.LoadTableService;
 import io.floe.application.service.table.RegisterTableService;
+import io.floe.application.service.table.RepoTableCreation;
 import io.floe.application.service.table.RenameTableService;
 import io.floe.application.service.table.ReportMetricsService;
 import io.floe.application.service.table.StagedTableCompletion;
@@ -43,7 +44,8 @@ import java.time.Clock;
 
 /**
  * The wiring of tables and views as engines see them: every use case of the Iceberg REST catalog
- * below the namespace, the one committer that moves their pointers, and storage access.
+ * below the namespace, for plain namespaces and repo versions alike, the one committer that moves
+ * their pointers wherever they live, and storage access.
  */
 final class CatalogModule {
   final TableUseCases tables;
@@ -51,27 +53,29 @@ final class CatalogModule {
   final TableStorageAccess storageAccess;
   final TableChanges tableChanges;
 
-  CatalogModule(CatalogObjectStore objects, MetadataPointers pointers, CatalogLocator locator,
-      AccessPolicy policy,
+  CatalogModule(CatalogObjectStore objects, MetadataPointers rows, RepoTablesModule repoTables,
+      CatalogLocator locator, AccessPolicy policy,
       MetadataFiles files, TablePlacement placement, ChangePublisher publisher,
       UnitOfWork unitOfWork, CredentialVendor vendor, RequestSigner signer, IdGenerator ids,
       Clock clock, CommitEvents commitEvents) {
     CatalogEntries entries = new CatalogEntries(objects, clock);
-    CatalogCommitter committer = new CatalogCommitter(pointers, unitOfWork, publisher, clock,
-        commitEvents);
+    CatalogCommitter committer = new CatalogCommitter(
+        new PointerStores(rows, repoTables.branches), unitOfWork, publisher, clock, commitEvents);
     CatalogObjectRenamer renamer = new CatalogObjectRenamer(locator, objects, publisher, clock,
         policy);
     this.storageAccess = new TableStorageAccess(vendor, signer, policy);
     this.tableChanges = new TableChanges(files, new ChangeReplay());
     TableCommits commits = new TableCommits(locator, policy, files, committer, publisher,
         tableChanges);
+    RepoTableCreation inRepo = new RepoTableCreation(repoTables.namespaces, placement, files,
+        committer, publisher, storageAccess);
     this.tables = new TableUseCases(
         new ListTablesService(locator, policy, objects),
         new CreateTableService(locator, policy, placement, files, entries, publisher,
-            storageAccess, ids),
+            storageAccess, ids, inRepo),
         new LoadTableService(locator, policy, files, storageAccess),
         new CommitTableService(commits, new StagedTableCompletion(locator, policy, placement,
-            files, entries, publisher, ids)),
+            files, entries, publisher, ids, inRepo)),
         new CommitTransactionService(commits),
         new DropTableService(locator, policy, objects, publisher),
         new RenameTableService(locator, renamer),

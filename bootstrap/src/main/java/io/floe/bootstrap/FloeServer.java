@@ -1,6 +1,6 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.icechunk.BucketIcechunkRepositories;
+import io.floe.adapters.icechunk.port.BucketIcechunkRepositories;
 import io.floe.adapters.persistence.jooq.AdvisoryLocks;
 import io.floe.adapters.persistence.jooq.Database;
 import io.floe.adapters.persistence.jooq.JooqAuditLog;
@@ -142,7 +142,10 @@ public final class FloeServer implements AutoCloseable {
     metrics.bindCaches(invalidations);
     PrefixClaimer claimer = new PrefixClaimer(orgs, new JooqPrefixClaimStore(database), storage);
     MetadataFiles metadataFiles = new MetadataFiles(storage);
-    CatalogLocator locator = new CatalogLocator(orgs, namespaces, objects, policy);
+    IcechunkRepositories icechunk = metrics.timed(new BucketIcechunkRepositories(storage));
+    RepoTablesModule repoTables = new RepoTablesModule(database, orgs, storage, icechunk, policy);
+    CatalogLocator locator = new CatalogLocator(orgs, namespaces, objects, policy,
+        repoTables.namespaces);
     TablePlacement placement = new TablePlacement(orgs, claimer, ids, storage);
 
     LocalBucketPlacement localBuckets = new LocalBucketPlacement(
@@ -162,14 +165,11 @@ public final class FloeServer implements AutoCloseable {
         clock, policy, settings.namespaceRecoveryPeriod(), probe, publisher,
         new AdvisoryLocks(database));
     NamespaceModule namespaceModule = new NamespaceModule(database, orgs, namespaces, lifecycle,
-        ids, clock, policy, publisher, operators, localBuckets);
-    CatalogModule catalog = new CatalogModule(objects, pointers, locator, policy, metadataFiles,
-        placement, publisher, database, storage, storage, ids, clock, metrics);
-    IcechunkRepositories icechunk = metrics.timed(new BucketIcechunkRepositories(storage));
+        ids, clock, policy, publisher, operators, localBuckets, locator, repoTables.namespaces);
+    CatalogModule catalog = new CatalogModule(objects, pointers, repoTables, locator, policy,
+        metadataFiles, placement, publisher, database, storage, storage, ids, clock, metrics);
     RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, storage, storage,
         ids, clock, policy, publisher, icechunk);
-    RepoTablesModule repoTables = new RepoTablesModule(database, orgs, storage, icechunk, policy,
-        metadataFiles, placement, publisher, storage, namespaceModule.icebergNamespaces, catalog);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
     started.push(new CleanupScheduler(lifecycle.cleanup, settings.firstCleanupAfter(),
         Duration.ofHours(1)));
@@ -191,13 +191,13 @@ public final class FloeServer implements AutoCloseable {
         identities::findByExternalId, principals, new JooqWebSessionStore(database), ids, clock,
         WEB_SESSION_LIFETIME);
     WebApp web = new WebApp(new WebUseCases(authentication, webSessions, orgDirectory,
-        namespaceModule.management, catalog.views.list(), repoTables.tables.load(), grantService,
+        namespaceModule.management, catalog.views.list(), catalog.tables.load(), grantService,
         memberService, teamService, tokenService, namespaceModule.buckets, repoModule.directory,
         repoModule.browsing), settings.oidc());
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
-        new IcebergRoutes(authentication, repoTables.namespaces, repoTables.tables,
-            repoTables.views, settings.idempotencyLifetime()),
+        new IcebergRoutes(authentication, namespaceModule.icebergNamespaces, catalog.tables,
+            catalog.views, settings.idempotencyLifetime()),
         List.of(new MetricsRoutes(metrics::scrape)::register,
             new ServiceInfoRoutes(FloeVersion.build().describe(), WebPaths.ROOT),
             repoModule.routes(authentication, namespaceModule.buckets),

@@ -9,6 +9,7 @@ import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.NamespaceStore;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.security.AccessPolicy;
+import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.namespace.NamespaceCreation;
 import io.floe.application.service.namespace.NamespaceDeletion;
@@ -17,6 +18,7 @@ import io.floe.application.service.namespace.NamespaceService;
 import io.floe.application.service.org.BucketManagementService;
 import io.floe.application.security.Operators;
 import io.floe.application.service.org.LocalBucketPlacement;
+import io.floe.application.service.repo.tables.RepoNamespaces;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
 import java.util.function.Consumer;
@@ -34,14 +36,15 @@ final class NamespaceModule {
 
   NamespaceModule(Database database, OrgStore orgs, NamespaceStore namespaces,
       LifecycleModule lifecycle, IdGenerator ids, Clock clock, AccessPolicy policy,
-      ChangePublisher publisher, Operators operators, LocalBucketPlacement localBuckets) {
+      ChangePublisher publisher, Operators operators, LocalBucketPlacement localBuckets,
+      CatalogLocator locator, RepoNamespaces repoNamespaces) {
     this.lifecycle = lifecycle;
     NamespaceCreation creation = new NamespaceCreation(orgs, namespaces, lifecycle.creation, ids,
         clock, policy);
     NamespaceDeletion deletion = new NamespaceDeletion(namespaces, lifecycle.namespaceLifecycle,
         lifecycle.namespaceDeletes, lifecycle.deletion, database, clock, policy, publisher);
     this.icebergNamespaces = new NamespaceService(namespaces, creation, deletion, database, clock,
-        policy, publisher);
+        policy, publisher, locator, repoNamespaces);
     this.management = new NamespaceManagementService(creation, deletion,
         new JooqNamespaceDirectory(database), lifecycle.namespaceLifecycle, database, clock,
         policy, publisher);

@@ -1,6 +1,6 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.icechunk.BucketRepoReachability;
+import io.floe.adapters.icechunk.port.BucketRepoReachability;
 import io.floe.adapters.persistence.jooq.Database;
 import io.floe.adapters.persistence.jooq.JooqRepoStore;
 import io.floe.adapters.rest.management.ArraylakeRepoRoutes;

@@ -6,14 +6,15 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.floe.adapters.icechunk.CommitConflictException;
-import io.floe.adapters.icechunk.CommitInfo;
-import io.floe.adapters.icechunk.IcechunkRepository;
-import io.floe.adapters.icechunk.ReadSession;
-import io.floe.adapters.icechunk.Ref;
-import io.floe.adapters.icechunk.WritableSession;
+import io.floe.adapters.icechunk.engine.CommitConflictException;
+import io.floe.adapters.icechunk.engine.CommitInfo;
+import io.floe.adapters.icechunk.engine.IcechunkRepository;
+import io.floe.adapters.icechunk.engine.ReadSession;
+import io.floe.adapters.icechunk.engine.Ref;
+import io.floe.adapters.icechunk.engine.WritableSession;
 import io.floe.adapters.icechunk.format.ChunkIndex;
 import io.floe.adapters.icechunk.format.ObjectId12;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.s3.S3BucketStorage;
 import io.floe.adapters.storage.s3.S3Clients;
 import io.floe.application.port.out.BucketStorage;
@@ -123,7 +124,7 @@ class IcechunkS3RaceTest {
 
   @Test
   void pythonAndFloeCommitsRacingOnMainOneWinsTheOtherRebasesAndLands() throws Exception {
-    IcechunkRepository created = IcechunkRepository.create(storage, PREFIX);
+    IcechunkRepository created = IcechunkRepository.create(BucketObjectStore.of(storage), PREFIX);
     WritableSession setup = created.writableSession("main");
     setup.createGroup("/", Map.of());
     setup.setMetadata("/floe", int32ArrayJson(ROUNDS * CHUNK, CHUNK));
@@ -147,7 +148,8 @@ class IcechunkS3RaceTest {
       long pythonAttemptNanos = 0;
       for (int r = 0; r < ROUNDS; r++) {
         JsonNode prepared = ask(toPython, fromPython, py, "prepare " + r);
-        WritableSession floe = IcechunkRepository.open(storage, PREFIX).writableSession("main");
+        WritableSession floe =
+            IcechunkRepository.open(BucketObjectStore.of(storage), PREFIX).writableSession("main");
         floe.setChunk("/floe", ChunkIndex.of(r), int32s(floeValues(r)));
         assertThat(floe.snapshotId()).as("Floe's base, round %d", r).isEqualTo(tip);
         assertThat(prepared.get("base").asText()).as("Python's base, round %d", r)
@@ -214,7 +216,8 @@ class IcechunkS3RaceTest {
             .as("exactly one side conflicts in round %d (floe conflicted: %s, python: %s)", r,
                 floeConflict != null, pyConflicted)
             .isTrue();
-        List<CommitInfo> log = IcechunkRepository.open(storage, PREFIX).log(Ref.branch("main"));
+        List<CommitInfo> log =
+            IcechunkRepository.open(BucketObjectStore.of(storage), PREFIX).log(Ref.branch("main"));
         if (floeConflict == null) {
           floeWins++;
           // Floe landed first on the shared parent; Python's first attempt was refused.
@@ -241,7 +244,8 @@ class IcechunkS3RaceTest {
 
       // Both sides read the whole history and both arrays.
       JsonNode described = ask(toPython, fromPython, py, "describe");
-      List<CommitInfo> log = IcechunkRepository.open(storage, PREFIX).log(Ref.branch("main"));
+      List<CommitInfo> log =
+          IcechunkRepository.open(BucketObjectStore.of(storage), PREFIX).log(Ref.branch("main"));
       assertThat(log).hasSize(2 * ROUNDS + 2); // + setup + "Repository initialized"
       assertThat(described.get("log")).hasSize(log.size());
       for (int i = 0; i < log.size(); i++) {
@@ -250,7 +254,7 @@ class IcechunkS3RaceTest {
         assertThat(described.get("log").get(i).get("message").asText())
             .isEqualTo(log.get(i).message());
       }
-      ReadSession main = IcechunkRepository.open(storage, PREFIX)
+      ReadSession main = IcechunkRepository.open(BucketObjectStore.of(storage), PREFIX)
           .readonlySession(Ref.branch("main"));
       for (int r = 0; r < ROUNDS; r++) {
         assertThat(main.chunk("/floe", ChunkIndex.of(r))).as("Floe reads /floe chunk %d", r)

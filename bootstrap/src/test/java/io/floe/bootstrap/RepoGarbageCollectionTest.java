@@ -3,8 +3,9 @@ package io.floe.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.floe.adapters.icechunk.IcechunkRepository;
-import io.floe.adapters.icechunk.Ref;
+import io.floe.adapters.icechunk.engine.IcechunkRepository;
+import io.floe.adapters.icechunk.engine.Ref;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.domain.StoragePath;
 import java.io.IOException;
@@ -91,7 +92,8 @@ class RepoGarbageCollectionTest {
     ManagementApi.Reply created = api.post(repos(), Map.of("name", "weather"));
     assertThat(created.status()).isEqualTo(201);
     repoDirectory = Path.of(URI.create(created.body().get("location").asText()));
-    repository = IcechunkRepository.open(new LocalBucketStorage(repoDirectory),
+    repository =
+        IcechunkRepository.open(BucketObjectStore.of(new LocalBucketStorage(repoDirectory)),
         StoragePath.root());
 
     Table table = catalog.createTable(GRANULES, SCHEMA);

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.floe.adapters.icechunk.CommitInfo;
-import io.floe.adapters.icechunk.IcechunkRepository;
-import io.floe.adapters.icechunk.Ref;
+import io.floe.adapters.icechunk.engine.CommitInfo;
+import io.floe.adapters.icechunk.engine.IcechunkRepository;
+import io.floe.adapters.icechunk.engine.Ref;
+import io.floe.adapters.icechunk.engine.WritableSession;
+import io.floe.adapters.icechunk.icechest.IcebergConvention;
 import io.floe.adapters.icechunk.icechest.IcechestTables;
 import io.floe.adapters.icechunk.icechest.SnapshotTables;
 import io.floe.adapters.icechunk.icechest.TableCommitSession;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.domain.StoragePath;
 import java.net.URI;
@@ -26,15 +29,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequestParser;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -59,6 +67,7 @@ class RepoTablesTest {
   private RESTCatalog catalog;
   private ManagementApi api;
   private IcechunkRepository repository;
+  private Path repoDirectory;
 
   @BeforeAll
   static void start() {
@@ -78,8 +87,10 @@ class RepoTablesTest {
     ManagementApi.Reply created = api.post("/orgs/" + org.warehouse() + "/repos",
         Map.of("name", "weather"));
     assertThat(created.status()).isEqualTo(201);
-    Path location = Path.of(URI.create(created.body().get("location").asText()));
-    repository = IcechunkRepository.open(new LocalBucketStorage(location), StoragePath.root());
+    repoDirectory = Path.of(URI.create(created.body().get("location").asText()));
+    repository =
+        IcechunkRepository.open(BucketObjectStore.of(new LocalBucketStorage(repoDirectory)),
+        StoragePath.root());
   }
 
   @AfterEach
@@ -247,6 +258,134 @@ class RepoTablesTest {
           .isInstanceOf(NoSuchNamespaceException.class);
     } catch (Exception e) {
       throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void aTransactionRefusedForItsSecondOrThirdTableWritesNoFileAndNoCommit() throws Exception {
+    for (String name : List.of("a", "b", "c")) {
+      catalog.createTable(TableIdentifier.of("weather", name), SCHEMA);
+    }
+    IcebergHttp http = new IcebergHttp(floe, org);
+    Set<Path> files = filesOf(repoDirectory.resolve("tables"));
+    int commits = repository.log(Ref.branch("main")).size();
+
+    IcebergHttp.Reply conflict = http.post("/transactions/commit", transaction(
+        change("a", List.of(), Map.of("mine", "yes")),
+        change("b", List.of(Map.of("type", "assert-table-uuid",
+            "uuid", "00000000-0000-0000-0000-00000000dead")), Map.of("mine", "yes"))));
+    assertThat(conflict.status()).isEqualTo(409);
+    IcebergHttp.Reply refused = http.post("/transactions/commit", transaction(
+        change("a", List.of(), Map.of("mine", "yes")),
+        change("b", List.of(), Map.of("mine", "yes")),
+        change("c", List.of(), Map.of("gc.enabled", "true"))));
+    assertThat(refused.status()).isEqualTo(403);
+    assertThat(refused.message()).contains("gc.enabled");
+
+    assertThat(filesOf(repoDirectory.resolve("tables"))).isEqualTo(files);
+    assertThat(repository.log(Ref.branch("main"))).hasSize(commits);
+  }
+
+  @Test
+  void aStagedCreateNeverNestsItsTableInsideOrAroundAnotherTableOfTheRepo() throws Exception {
+    Table granules = catalog.createTable(TableIdentifier.of("weather", "granules"), SCHEMA);
+    // A writer outside Floe declared a table deeper in the tables directory.
+    TableCommitSession outside = TableCommitSession.open(repository, "main");
+    outside.createTable("/", "deep", repoUri() + "/tables/outer/deep",
+        repoUri() + "/tables/outer/deep/metadata/v1.metadata.json");
+    outside.commit("python declares a table", Map.of());
+    IcebergHttp http = new IcebergHttp(floe, org);
+    Set<Path> files = filesOf(repoDirectory.resolve("tables"));
+
+    for (String location : List.of(granules.location() + "/nested", repoUri() + "/tables/outer",
+        granules.location())) {
+      IcebergHttp.Reply reply = http.post("/namespaces/weather/tables/staged",
+          stagedCreate(location));
+      assertThat(reply.status()).as(location).isEqualTo(403);
+      assertThat(reply.message()).as(location).contains("never share");
+    }
+    assertThat(catalog.tableExists(TableIdentifier.of("weather", "staged"))).isFalse();
+    assertThat(filesOf(repoDirectory.resolve("tables"))).isEqualTo(files);
+
+    IcebergHttp.Reply apart = http.post("/namespaces/weather/tables/staged",
+        stagedCreate(repoUri() + "/tables/staged-apart"));
+    assertThat(apart.status()).isEqualTo(200);
+  }
+
+  @Test
+  void aHeadThatDeclaresATableWithoutItsPointerRefusesWritesWithAConflict() {
+    Table granules = catalog.createTable(TableIdentifier.of("weather", "granules"), SCHEMA);
+    WritableSession session = repository.writableSession("main");
+    session.setAttributes("/", IcebergConvention.declare(session.attributes("/"), "orphan",
+        repoUri() + "/tables/orphan"));
+    session.commit("python declared a table and forgot its pointer",
+        Map.of(IcebergConvention.TABLE_VERSIONS_KEY,
+            Map.of("granules", metadataLocation(granules))), false);
+    int commits = repository.log(Ref.branch("main")).size();
+    IcebergHttp http = new IcebergHttp(floe, org);
+
+    IcebergHttp.Reply create = http.post("/namespaces/weather/tables",
+        "{\"name\":\"fresh\",\"schema\":{\"type\":\"struct\",\"fields\":[]}}");
+    assertThat(create.status()).isEqualTo(409);
+    assertThat(create.message()).contains("orphan", "without a pointer");
+    IcebergHttp.Reply commit = http.post("/namespaces/weather/tables/granules",
+        transactionChange(List.of(), Map.of("mine", "yes")));
+    assertThat(commit.status()).isEqualTo(409);
+    assertThat(repository.log(Ref.branch("main"))).hasSize(commits);
+    // Reading is still fine: the table that has its pointer loads.
+    assertThat(catalog.loadTable(TableIdentifier.of("weather", "granules")).properties())
+        .doesNotContainKey("mine");
+  }
+
+  @SafeVarargs
+  private static String transaction(Map<String, Object>... changes) {
+    return json(Map.of("table-changes", List.of(changes)));
+  }
+
+  private static Map<String, Object> change(String table, List<Map<String, Object>> requirements,
+      Map<String, String> properties) {
+    return Map.of("identifier", Map.of("namespace", List.of("weather"), "name", table),
+        "requirements", requirements,
+        "updates", List.of(Map.of("action", "set-properties", "updates", properties)));
+  }
+
+  private static String transactionChange(List<Map<String, Object>> requirements,
+      Map<String, String> properties) {
+    return json(Map.of("requirements", requirements,
+        "updates", List.of(Map.of("action", "set-properties", "updates", properties))));
+  }
+
+  /** The commit that finishes a staged create at {@code location}, as Java's client sends it. */
+  private static String stagedCreate(String location) {
+    return UpdateTableRequestParser.toJson(UpdateTableRequest.create(null,
+        List.of(new UpdateRequirement.AssertTableDoesNotExist()),
+        List.of(new MetadataUpdate.AssignUUID(java.util.UUID.randomUUID().toString()),
+            new MetadataUpdate.UpgradeFormatVersion(2),
+            new MetadataUpdate.AddSchema(SCHEMA),
+            new MetadataUpdate.SetCurrentSchema(-1),
+            new MetadataUpdate.AddPartitionSpec(PartitionSpec.unpartitioned()),
+            new MetadataUpdate.SetDefaultPartitionSpec(-1),
+            new MetadataUpdate.AddSortOrder(SortOrder.unsorted()),
+            new MetadataUpdate.SetDefaultSortOrder(-1),
+            new MetadataUpdate.SetProperties(Map.of("gc.enabled", "false",
+                "write.metadata.delete-after-commit.enabled", "false")),
+            new MetadataUpdate.SetLocation(location))));
+  }
+
+  private static String json(Object value) {
+    try {
+      return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(value);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static Set<Path> filesOf(Path directory) throws java.io.IOException {
+    if (!Files.exists(directory)) {
+      return Set.of();
+    }
+    try (var walk = Files.walk(directory)) {
+      return walk.filter(Files::isRegularFile).collect(java.util.stream.Collectors.toSet());
     }
   }
 

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.floe.adapters.icechunk.IcechunkRepository;
-import io.floe.adapters.icechunk.WritableSession;
+import io.floe.adapters.icechunk.engine.IcechunkRepository;
+import io.floe.adapters.icechunk.engine.WritableSession;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.domain.StoragePath;
 import java.io.PrintWriter;
@@ -81,8 +82,9 @@ class ReposCommandTest {
   }
 
   private void commitWithFloesIcechunk(String prefix) {
-    IcechunkRepository repository = IcechunkRepository.open(new LocalBucketStorage(
-        directory.resolve("buckets").resolve(org.warehouse())), new StoragePath(prefix));
+    IcechunkRepository repository =
+        IcechunkRepository.open(BucketObjectStore.of(new LocalBucketStorage(
+        directory.resolve("buckets").resolve(org.warehouse()))), new StoragePath(prefix));
     WritableSession session = repository.writableSession("main");
     session.createGroup("/", Map.of("title", "Weather"));
     repository.createTag("v1", session.commit("add root", Map.of("by", "cli-test")));

@@ -4,6 +4,8 @@ import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.model.IdempotencyKey;
 import io.floe.application.model.RequestInfo;
 import io.floe.application.port.out.GrantStore;
+import io.floe.application.port.out.IcechunkRepositories;
+import io.floe.application.port.out.RepoVersions;
 import io.floe.application.port.out.inmemory.InMemoryBuckets;
 import io.floe.application.port.out.inmemory.InMemoryMetadataFileIo;
 import io.floe.application.port.out.inmemory.InMemoryPersistence;
@@ -15,6 +17,7 @@ import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.change.ChangePublisher;
+import io.floe.application.service.repo.tables.RepoNamespaces;
 import io.floe.domain.Action;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
@@ -27,6 +30,10 @@ import io.floe.domain.Org;
 import io.floe.domain.OrgName;
 import io.floe.domain.PrefixClaim;
 import io.floe.domain.Principal;
+import io.floe.domain.RepoCommit;
+import io.floe.domain.RepoNode;
+import io.floe.domain.RepoRefs;
+import io.floe.domain.RepoTables;
 import io.floe.domain.Role;
 import io.floe.domain.StorageLocation;
 import io.floe.domain.StoragePath;
@@ -34,6 +41,7 @@ import io.floe.domain.StoragePlatform;
 import io.floe.domain.TableName;
 import io.floe.domain.Visibility;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -107,7 +115,52 @@ public final class Testbed {
   }
 
   public CatalogLocator locator() {
-    return new CatalogLocator(store.orgs(), store.namespaces(), store.objects(), policy());
+    return new CatalogLocator(store.orgs(), store.namespaces(), store.objects(), policy(),
+        repoNamespaces());
+  }
+
+  /**
+   * The versions of the org's repos as namespaces. A testbed's org has no repo, so neither their
+   * history nor their tables are ever read.
+   */
+  public RepoNamespaces repoNamespaces() {
+    RepoVersions noHistory = (bucket, prefix, ref) -> {
+      throw new IllegalStateException("a testbed's org has no repo to read");
+    };
+    return new RepoNamespaces(store.repos(), store.orgs(), noHistory, new NoRepositories(),
+        policy());
+  }
+
+  /** The Icechunk repositories of an org without repos: asking for one is a test's mistake. */
+  private static final class NoRepositories implements IcechunkRepositories {
+    @Override
+    public void create(BucketConfig bucket, StoragePath prefix, String markerName) {
+      throw none();
+    }
+
+    @Override
+    public RepoRefs refs(BucketConfig bucket, StoragePath prefix) {
+      throw none();
+    }
+
+    @Override
+    public List<RepoCommit> log(BucketConfig bucket, StoragePath prefix, String ref, int limit) {
+      throw none();
+    }
+
+    @Override
+    public RepoNode node(BucketConfig bucket, StoragePath prefix, String ref, String path) {
+      throw none();
+    }
+
+    @Override
+    public RepoTables tables(BucketConfig bucket, StoragePath prefix, String ref) {
+      throw none();
+    }
+
+    private static IllegalStateException none() {
+      return new IllegalStateException("a testbed's org has no repo");
+    }
   }
 
   /** A live namespace at {@code <random>_<name>} on the default bucket, without claim or marker. */

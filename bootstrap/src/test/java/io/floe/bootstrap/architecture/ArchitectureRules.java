@@ -9,22 +9,15 @@ import java.util.List;
 
 /**
  * The architecture in one place: dependencies point inward, ports never know each other,
- * adapters drive the application through in-ports, one committer moves metadata pointers, no two
- * packages need each other, and persistence's three parts (jooq, cache, embedded) depend on each
- * other one way only.
+ * adapters drive the application through in-ports, one committer moves metadata pointers, the
+ * Icechunk engine knows nothing of the application, no two packages need each other, and
+ * persistence's three parts (jooq, cache, embedded) depend on each other one way only.
  * Parameterized by the root package so the same rules run on Floe and on a small fixture that
  * breaks each of them on purpose.
  */
 public final class ArchitectureRules {
   /** jOOQ's generated classes, whose packages refer to each other as the generator writes them. */
   private static final String GENERATED_SCHEMA = ".adapters.persistence.jooq.schema..";
-  /**
-   * adapters-icechunk's packages still need each other (its root package, icechest and zarr)
-   * until the module is split into format, engine, gc, icechest and port; until then the cycle
-   * rule leaves the dependencies inside that module out. Remove it, and its use below, with that
-   * split.
-   */
-  private static final String ICECHUNK_CYCLES_EXCUSED_UNTIL_REPACKAGED = ".adapters.icechunk..";
 
   private ArchitectureRules() {}
 
@@ -64,9 +57,13 @@ public final class ArchitectureRules {
                 root + ".application.port.out.MetadataPointers")
             .because("pointers to metadata files move only through the catalog's one committer, "
                 + "which plans, compare-and-swaps and retries"),
+        noClasses().that().resideInAnyPackage(root + ".adapters.icechunk.engine..",
+                root + ".adapters.icechunk.format..", root + ".adapters.icechunk.gc..")
+            .should().dependOnClassesThat().resideInAPackage(root + ".application..")
+            .because("Icechunk's engine, its file format and its garbage collection stand on "
+                + "their own: only the module's port package speaks the application's language"),
         slices().matching(root + ".(**)").should(PackageCycles.absent()
-                .ignoringDependenciesWithin(root + GENERATED_SCHEMA)
-                .ignoringDependenciesWithin(root + ICECHUNK_CYCLES_EXCUSED_UNTIL_REPACKAGED))
+                .ignoringDependenciesWithin(root + GENERATED_SCHEMA))
             .because("dependencies between the packages of a module point one way, so that each "
                 + "package can be read, tested and changed knowing only those below it"),
         noClasses().that().resideInAPackage(root + ".adapters.persistence.embedded..")

@@ -90,12 +90,6 @@ public final class FbTable {
     return entry < vtableSize ? Short.toUnsignedInt(bb.getShort(vtable + entry)) : 0;
   }
 
-  /** How many field slots this table's vtable describes (to spot fields from newer schemas). */
-  public int slotCount() {
-    int vtable = pos - bb.getInt(pos);
-    return (Short.toUnsignedInt(bb.getShort(vtable)) - 4) / 2;
-  }
-
   public boolean has(int slot) {
     return fieldOffset(slot) != 0;
   }

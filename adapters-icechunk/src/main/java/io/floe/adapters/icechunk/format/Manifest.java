@@ -1,6 +1,5 @@
 package io.floe.adapters.icechunk.format;
 
-import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 
@@ -9,9 +8,5 @@ public record Manifest(ObjectId12 id, SortedMap<NodeId, SortedMap<ChunkIndex, Ch
 
   public int chunkRefCount() {
     return arrays.values().stream().mapToInt(Map::size).sum();
-  }
-
-  public List<NodeId> nodeIds() {
-    return List.copyOf(arrays.keySet());
   }
 }

@@ -2,10 +2,10 @@ package io.floe.adapters.icechunk.icechest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.floe.adapters.icechunk.IcechunkException;
-import io.floe.adapters.icechunk.IcechunkRepository;
-import io.floe.adapters.icechunk.ReadSession;
-import io.floe.adapters.icechunk.Ref;
+import io.floe.adapters.icechunk.engine.IcechunkException;
+import io.floe.adapters.icechunk.engine.IcechunkRepository;
+import io.floe.adapters.icechunk.engine.ReadSession;
+import io.floe.adapters.icechunk.engine.Ref;
 import io.floe.adapters.icechunk.format.NodeSnapshot;
 import io.floe.adapters.icechunk.format.ObjectId12;
 import java.io.IOException;

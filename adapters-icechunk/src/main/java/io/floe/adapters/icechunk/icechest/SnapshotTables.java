@@ -1,6 +1,6 @@
 package io.floe.adapters.icechunk.icechest;
 
-import io.floe.adapters.icechunk.IcechunkNotFoundException;
+import io.floe.adapters.icechunk.engine.IcechunkNotFoundException;
 import io.floe.adapters.icechunk.format.ObjectId12;
 import java.util.List;
 import java.util.Map;

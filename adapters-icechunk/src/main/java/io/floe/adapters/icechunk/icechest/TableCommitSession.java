@@ -1,9 +1,9 @@
 package io.floe.adapters.icechunk.icechest;
 
-import io.floe.adapters.icechunk.CommitConflictException;
-import io.floe.adapters.icechunk.IcechunkException;
-import io.floe.adapters.icechunk.IcechunkRepository;
-import io.floe.adapters.icechunk.WritableSession;
+import io.floe.adapters.icechunk.engine.CommitConflictException;
+import io.floe.adapters.icechunk.engine.IcechunkException;
+import io.floe.adapters.icechunk.engine.IcechunkRepository;
+import io.floe.adapters.icechunk.engine.WritableSession;
 import io.floe.adapters.icechunk.format.ObjectId12;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.floe.adapters.icechunk.icechest;
 
-import io.floe.adapters.icechunk.IcechunkException;
+import io.floe.adapters.icechunk.engine.IcechunkException;
 import io.floe.adapters.icechunk.format.ObjectId12;
 
 /**

@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.floe.adapters.icechunk.CommitConflictException;
-import io.floe.adapters.icechunk.IcechunkNotFoundException;
-import io.floe.adapters.icechunk.IcechunkRepository;
-import io.floe.adapters.icechunk.Ref;
-import io.floe.adapters.icechunk.WritableSession;
+import io.floe.adapters.icechunk.engine.CommitConflictException;
+import io.floe.adapters.icechunk.engine.IcechunkNotFoundException;
+import io.floe.adapters.icechunk.engine.IcechunkRepository;
+import io.floe.adapters.icechunk.engine.Ref;
+import io.floe.adapters.icechunk.engine.WritableSession;
 import io.floe.adapters.icechunk.format.ObjectId12;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.domain.StoragePath;
 import java.io.IOException;
@@ -36,7 +37,7 @@ class IcechestConventionTest {
 
   @BeforeEach
   void setUp() {
-    repo = IcechunkRepository.create(new LocalBucketStorage(dir), PREFIX);
+    repo = IcechunkRepository.create(BucketObjectStore.of(new LocalBucketStorage(dir)), PREFIX);
   }
 
   @Test

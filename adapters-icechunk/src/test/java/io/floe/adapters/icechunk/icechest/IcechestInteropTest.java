@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.floe.adapters.icechunk.IcechunkRepository;
-import io.floe.adapters.icechunk.PythonIcechunk;
-import io.floe.adapters.icechunk.Ref;
+import io.floe.adapters.icechunk.engine.IcechunkRepository;
+import io.floe.adapters.icechunk.engine.PythonIcechunk;
+import io.floe.adapters.icechunk.engine.Ref;
 import io.floe.adapters.icechunk.format.ObjectId12;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.domain.StoragePath;
 import java.nio.file.Path;
@@ -42,7 +43,7 @@ class IcechestInteropTest {
   }
 
   private IcechunkRepository open() {
-    return IcechunkRepository.open(new LocalBucketStorage(dir), PREFIX);
+    return IcechunkRepository.open(BucketObjectStore.of(new LocalBucketStorage(dir)), PREFIX);
   }
 
   @Test
@@ -66,7 +67,8 @@ class IcechestInteropTest {
     String warehouse = dir.resolve("warehouse").toString();
     JsonNode granules = PythonIcechunk.runScript(SCRIPT, "table-metadata", warehouse, "granules");
     JsonNode quality = PythonIcechunk.runScript(SCRIPT, "table-metadata", warehouse, "quality");
-    IcechunkRepository repo = IcechunkRepository.create(new LocalBucketStorage(dir), PREFIX);
+    IcechunkRepository repo =
+        IcechunkRepository.create(BucketObjectStore.of(new LocalBucketStorage(dir)), PREFIX);
 
     TableCommitSession s = TableCommitSession.open(repo, "main");
     s.arrays().createGroup("/", Map.of("title", "from floe"));

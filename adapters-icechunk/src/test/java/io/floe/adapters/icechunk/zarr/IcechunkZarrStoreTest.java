@@ -8,12 +8,13 @@ import dev.zarr.zarrjava.store.StoreHandle;
 import dev.zarr.zarrjava.v3.Array;
 import dev.zarr.zarrjava.v3.DataType;
 import dev.zarr.zarrjava.v3.Group;
-import io.floe.adapters.icechunk.IcechunkRepository;
-import io.floe.adapters.icechunk.ReadSession;
-import io.floe.adapters.icechunk.Ref;
-import io.floe.adapters.icechunk.WritableSession;
+import io.floe.adapters.icechunk.engine.IcechunkRepository;
+import io.floe.adapters.icechunk.engine.ReadSession;
+import io.floe.adapters.icechunk.engine.Ref;
+import io.floe.adapters.icechunk.engine.WritableSession;
 import io.floe.adapters.icechunk.format.ChunkIndex;
 import io.floe.adapters.icechunk.format.ObjectId12;
+import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.domain.StoragePath;
 import java.nio.file.Path;
@@ -40,7 +41,8 @@ public class IcechunkZarrStoreTest {
 
   @Test
   void zarrJavaWritesIntoASessionAndReadsBackFromACommit() throws Exception {
-    IcechunkRepository repo = IcechunkRepository.create(new LocalBucketStorage(dir),
+    IcechunkRepository repo =
+        IcechunkRepository.create(BucketObjectStore.of(new LocalBucketStorage(dir)),
         new StoragePath("zj"));
     ObjectId12 id = writeWithZarrJava(repo);
 
@@ -61,7 +63,8 @@ public class IcechunkZarrStoreTest {
 
   @Test
   void readOnlyStoreRefusesWrites() throws Exception {
-    IcechunkRepository repo = IcechunkRepository.create(new LocalBucketStorage(dir),
+    IcechunkRepository repo =
+        IcechunkRepository.create(BucketObjectStore.of(new LocalBucketStorage(dir)),
         new StoragePath("zj"));
     writeWithZarrJava(repo);
     StoreHandle root = new IcechunkZarrStore(repo.readonlySession(Ref.branch("main"))).resolve();

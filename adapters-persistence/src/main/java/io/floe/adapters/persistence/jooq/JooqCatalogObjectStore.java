@@ -24,7 +24,10 @@ import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
-/** Tables and views in PostgreSQL; their pointers move only by compare-and-swap. */
+/**
+ * Tables and views in PostgreSQL; their pointers (a plain namespace's: {@link Row} keys) move
+ * only by compare-and-swap.
+ */
 public final class JooqCatalogObjectStore implements CatalogObjectStore, MetadataPointers {
   private static final String FIND_IN_NAMESPACE = DSL.using(SQLDialect.POSTGRES).render(
       DSL.selectFrom(CATALOG_OBJECTS).where(
@@ -149,23 +152,67 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
   }
 
   @Override
-  public boolean swap(UUID objectId, String expectedLocation, String newLocation, Instant now) {
+  public Optional<String> current(Key key) {
+    return dsl.select(CATALOG_OBJECTS.METADATA_LOCATION)
+        .from(CATALOG_OBJECTS)
+        .where(CATALOG_OBJECTS.ID.eq(row(key)))
+        .fetchOptional(CATALOG_OBJECTS.METADATA_LOCATION);
+  }
+
+  @Override
+  public boolean swap(List<Move> moves, Instant now) {
+    if (moves.size() == 1) {
+      return swap(moves.get(0), now);
+    }
+    // Several rows move together or not at all: a savepoint of their own undoes the first
+    // when a later one finds its row moved, and the caller's transaction carries on.
+    try {
+      return database.inTransaction(() -> {
+        for (Move move : moves) {
+          if (!swap(move, now)) {
+            throw new NotAllMoved();
+          }
+        }
+        return true;
+      });
+    } catch (NotAllMoved e) {
+      return false;
+    }
+  }
+
+  private boolean swap(Move move, Instant now) {
+    String expected = move.expected().orElseThrow(() -> new IllegalArgumentException(
+        "a catalog row comes into being with its entry, never by a move"));
     return write(() -> dsl.update(CATALOG_OBJECTS)
-        .set(CATALOG_OBJECTS.METADATA_LOCATION, newLocation)
+        .set(CATALOG_OBJECTS.METADATA_LOCATION, move.next())
         .set(CATALOG_OBJECTS.UPDATED_AT, Times.of(now))
-        .where(CATALOG_OBJECTS.ID.eq(objectId),
-            CATALOG_OBJECTS.METADATA_LOCATION.eq(expectedLocation))
+        .where(CATALOG_OBJECTS.ID.eq(row(move.key())),
+            CATALOG_OBJECTS.METADATA_LOCATION.eq(expected))
         .execute() == 1);
   }
 
   @Override
-  public void lockForCommit(Collection<UUID> objectIds) {
+  public void lockForCommit(Collection<Key> keys) {
     dsl.select(CATALOG_OBJECTS.ID)
         .from(CATALOG_OBJECTS)
-        .where(CATALOG_OBJECTS.ID.in(objectIds))
+        .where(CATALOG_OBJECTS.ID.in(keys.stream().map(JooqCatalogObjectStore::row).toList()))
         .orderBy(CATALOG_OBJECTS.ID)
         .forUpdate()
         .fetch();
+  }
+
+  private static UUID row(Key key) {
+    if (!(key instanceof Row row)) {
+      throw new IllegalArgumentException("the catalog keeps rows' pointers, not " + key);
+    }
+    return row.objectId();
+  }
+
+  /** Undoes the moves of several rows when one of them had moved meanwhile. */
+  private static final class NotAllMoved extends RuntimeException {
+    NotAllMoved() {
+      super(null, null, false, false);
+    }
   }
 
   @Override

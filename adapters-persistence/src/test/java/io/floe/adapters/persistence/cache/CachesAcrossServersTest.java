@@ -8,6 +8,8 @@ import io.floe.adapters.persistence.jooq.Database;
 import io.floe.adapters.persistence.jooq.JooqIdentityDirectory;
 import io.floe.adapters.persistence.jooq.JooqSoftDeleteStore;
 import io.floe.adapters.persistence.jooq.SecretCipher;
+import io.floe.application.port.out.MetadataPointers.Move;
+import io.floe.application.port.out.MetadataPointers.Row;
 import io.floe.application.port.out.CatalogObjectStore.Located;
 import io.floe.domain.ApiToken;
 import io.floe.domain.BucketConfig;
@@ -24,6 +26,7 @@ import io.floe.domain.StoragePath;
 import io.floe.domain.StoragePlatform;
 import io.floe.domain.TableName;
 import io.floe.domain.Visibility;
+import java.util.List;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -126,7 +129,8 @@ class CachesAcrossServersTest {
         .isGreaterThan(hitsBefore);
     assertThat(located.bucket()).contains(bucket);
 
-    assertThat(first.objectRows.swap(table.id(), "v0", "v1", now)).isTrue();
+    assertThat(first.objectRows.swap(
+        List.of(Move.of(new Row(table.id()), "v0", "v1")), now)).isTrue();
     assertThat(second.objects.locate(org.id(), namespace.name(), name)
         .flatMap(Located::object).orElseThrow().metadataLocation()).isEqualTo("v1");
   }

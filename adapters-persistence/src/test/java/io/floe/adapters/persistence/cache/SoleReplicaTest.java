@@ -6,6 +6,8 @@ import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.persistence.TestDatabases;
 import io.floe.adapters.persistence.jooq.AdvisoryLocks;
 import io.floe.adapters.persistence.jooq.SecretCipher;
+import io.floe.application.port.out.MetadataPointers.Move;
+import io.floe.application.port.out.MetadataPointers.Row;
 import io.floe.application.port.out.CatalogObjectStore.Located;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
@@ -19,6 +21,7 @@ import io.floe.domain.StoragePath;
 import io.floe.domain.StoragePlatform;
 import io.floe.domain.TableName;
 import io.floe.domain.Visibility;
+import java.util.List;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Instant;
@@ -90,10 +93,12 @@ class SoleReplicaTest {
     assertThat(first.database.statementsExecuted()).as("loads kept in memory").isEqualTo(
         statements);
 
-    assertThat(first.objectRows.swap(table.id(), "v0", "v1", now)).isTrue();
+    assertThat(first.objectRows.swap(
+        List.of(Move.of(new Row(table.id()), "v0", "v1")), now)).isTrue();
     assertThat(pointer(first)).as("the commit, loaded right after it was answered")
         .isEqualTo("v1");
-    assertThat(first.objectRows.swap(table.id(), "v1", "v2", now)).isTrue();
+    assertThat(first.objectRows.swap(
+        List.of(Move.of(new Row(table.id()), "v1", "v2")), now)).isTrue();
     assertThat(pointer(first)).isEqualTo("v2");
   }
 
@@ -106,7 +111,8 @@ class SoleReplicaTest {
     CountDownLatch mayCommit = new CountDownLatch(1);
     CompletableFuture<Boolean> commit = CompletableFuture.supplyAsync(() ->
         first.database.inTransaction(() -> {
-          boolean moved = first.objectRows.swap(table.id(), "v0", "v1", now);
+          boolean moved = first.objectRows.swap(
+              List.of(Move.of(new Row(table.id()), "v0", "v1")), now);
           swapped.countDown();
           await(mayCommit);
           return moved;
@@ -136,7 +142,8 @@ class SoleReplicaTest {
       CachedServer writer = i % 2 == 0 ? first : second;
       CachedServer reader = writer == first ? second : first;
       String next = "v" + i;
-      assertThat(writer.objectRows.swap(table.id(), expected, next, now)).isTrue();
+      assertThat(writer.objectRows.swap(
+          List.of(Move.of(new Row(table.id()), expected, next)), now)).isTrue();
       assertThat(first.invalidations.sole() || second.invalidations.sole())
           .as("neither keeps pointers while both run").isFalse();
       assertThat(pointer(reader)).as("commit %d, loaded through the other server", i)
@@ -166,7 +173,8 @@ class SoleReplicaTest {
         CacheInvalidations.APPLICATION);
     second = new CachedServer(settings, CIPHER).listening();
 
-    assertThat(second.objectRows.swap(table.id(), "v0", "v1", now)).isTrue();
+    assertThat(second.objectRows.swap(
+        List.of(Move.of(new Row(table.id()), "v0", "v1")), now)).isTrue();
     assertThat(first.invalidations.sole()).as("stopped before the other server's write landed")
         .isFalse();
     assertThat(pointer(first)).isEqualTo("v1");
@@ -185,7 +193,8 @@ class SoleReplicaTest {
       first = new CachedServer(settings, CIPHER).listening();
 
       assertThat(session.isValid(5)).as("the unanswering session was ended").isFalse();
-      assertThat(first.objectRows.swap(table.id(), "v0", "v1", now)).as("and writes go on")
+      assertThat(first.objectRows.swap(
+          List.of(Move.of(new Row(table.id()), "v0", "v1")), now)).as("and writes go on")
           .isTrue();
       assertThat(pointer(first)).isEqualTo("v1");
     }

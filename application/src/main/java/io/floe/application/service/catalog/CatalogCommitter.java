@@ -3,38 +3,51 @@ package io.floe.application.service.catalog;
 import io.floe.application.model.AuditedChange;
 import io.floe.application.port.out.CommitEvents;
 import io.floe.application.port.out.MetadataPointers;
+import io.floe.application.port.out.MetadataPointers.Key;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.change.ChangePublisher;
 import java.time.Clock;
 import java.util.List;
-import java.util.UUID;
+import java.util.Optional;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Moves tables' and views' pointers to new metadata files: the only place that does. An attempt
- * plans every change against the current state (which writes the new metadata files) and then
- * compare-and-swaps every pointer in one transaction, together with what the change leaves on
+ * Moves tables' and views' pointers to new metadata files: the only place that does, wherever the
+ * pointers live (catalog rows, or a repo's branch: {@link MetadataPointers}). An attempt plans
+ * every change against the current state (which writes the new metadata files) and then
+ * compare-and-swaps every pointer at once, in one transaction with what the change leaves on
  * record. When another writer moved a pointer in between, the change is planned again on the new
  * state: the client's requirements decide whether it still applies.
  *
  * <p>The first attempts are optimistic and hold no lock while they read and write files. After
- * {@value #OPTIMISTIC_ATTEMPTS} lost races the next attempt is planned while holding the objects'
- * row locks, so under heavy contention a commit waits for its turn instead of failing: a change
- * without requirements never fails merely because others commit too.
+ * {@value #OPTIMISTIC_ATTEMPTS} lost races the next attempt is planned while holding the pointers'
+ * locks, so under heavy contention a commit waits for its turn instead of failing: a change
+ * without requirements never fails merely because other Floe writers commit too. Writers outside
+ * Floe take no lock (Python icechunk on a repo's branch), so under the locks a change is planned
+ * again after a lost race too, at most {@value #LOCKED_ATTEMPTS} times.
  */
 public final class CatalogCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(CatalogCommitter.class);
   static final int OPTIMISTIC_ATTEMPTS = 3;
+  static final int LOCKED_ATTEMPTS = 5;
 
   /**
-   * One pointer to move: from where the plan read it to the metadata file the plan wrote, and the
-   * change the audit log records for it.
+   * One pointer to move: from where the plan read it (none: a table a repo's branch declares with
+   * this move) to the metadata file the plan wrote, and the change the audit log records for it.
    */
-  public record Swap(UUID objectId, String expectedLocation, String newLocation,
-      AuditedChange change) {}
+  public record Swap(Key key, Optional<String> expectedLocation, String newLocation,
+      AuditedChange change) {
+    public Swap(Key key, String expectedLocation, String newLocation, AuditedChange change) {
+      this(key, Optional.of(expectedLocation), newLocation, change);
+    }
+
+    MetadataPointers.Move move() {
+      return new MetadataPointers.Move(key, expectedLocation, newLocation);
+    }
+  }
 
   /** What one attempt planned: the swaps that publish it (none when nothing changes), and its result. */
   public record Plan<R>(List<Swap> swaps, R result) {
@@ -42,8 +55,8 @@ public final class CatalogCommitter {
       swaps = List.copyOf(swaps);
     }
 
-    List<UUID> objectIds() {
-      return swaps.stream().map(Swap::objectId).sorted().toList();
+    List<Key> keys() {
+      return swaps.stream().map(Swap::key).distinct().toList();
     }
   }
 
@@ -92,7 +105,7 @@ public final class CatalogCommitter {
           plan = planner.plan();
         }
       }
-      R result = commitLocked(context, what, planner, plan.objectIds());
+      R result = commitLocked(context, what, planner, plan.keys());
       LOG.info("commit of {}: committed after {} attempt(s), the last under locks", what,
           attempt);
       return result;
@@ -103,20 +116,29 @@ public final class CatalogCommitter {
     }
   }
 
-  /** Plans and swaps while holding the objects' row locks: nobody can move them meanwhile. */
+  /** Plans and swaps while holding the pointers' locks: no Floe writer moves them meanwhile. */
   private <R> R commitLocked(OrgContext context, String what, Planner<R> planner,
-      List<UUID> objectIds) {
-    LOG.debug("{} is contended; planning it under the objects' locks", what);
+      List<Key> keys) {
+    LOG.debug("{} is contended; planning it under the pointers' locks", what);
     events.plannedUnderLocks();
     return unitOfWork.inTransaction(() -> {
-      pointers.lockForCommit(objectIds);
-      Plan<R> plan = planner.plan();
-      if (!objectIds.containsAll(plan.objectIds()) || !trySwap(context, plan)) {
-        // Only a drop or a re-creation of an object between the two plans gets here.
-        throw new CommitFailedException("Commit failed: %s changed while it was being "
-            + "committed; retry", what);
+      pointers.lockForCommit(keys);
+      for (int attempt = 1; attempt <= LOCKED_ATTEMPTS; attempt++) {
+        Plan<R> plan = planner.plan();
+        if (!keys.containsAll(plan.keys())) {
+          // Only a drop or a re-creation of an object between the two plans gets here.
+          throw new CommitFailedException("Commit failed: %s changed while it was being "
+              + "committed; retry", what);
+        }
+        if (trySwap(context, plan)) {
+          return plan.result();
+        }
+        // Only a writer that takes no lock overtakes a locked plan: one outside Floe.
+        events.lostRace();
       }
-      return plan.result();
+      throw new CommitFailedException("Commit failed: %s kept changing while it was being "
+          + "committed (%d times, the last %d under locks writers outside Floe do not take); "
+          + "retry", what, OPTIMISTIC_ATTEMPTS + LOCKED_ATTEMPTS, LOCKED_ATTEMPTS);
     });
   }
 
@@ -125,11 +147,9 @@ public final class CatalogCommitter {
     try {
       List<AuditedChange> changes = plan.swaps().stream().map(Swap::change).toList();
       publisher.publish(context, changes, plan.result(), () -> {
-        for (Swap swap : plan.swaps()) {
-          if (!pointers.swap(swap.objectId(), swap.expectedLocation(), swap.newLocation(),
-              clock.instant())) {
-            throw new LostRace();
-          }
+        if (!plan.swaps().isEmpty() && !pointers.swap(
+            plan.swaps().stream().map(Swap::move).toList(), clock.instant())) {
+          throw new LostRace();
         }
       });
       return true;
@@ -138,7 +158,7 @@ public final class CatalogCommitter {
     }
   }
 
-  /** Thrown inside the transaction to roll every swap of an attempt back. */
+  /** Thrown inside the transaction so that nothing of the attempt is recorded. */
   private static final class LostRace extends RuntimeException {
     LostRace() {
       super(null, null, false, false);

@@ -12,6 +12,7 @@ import io.floe.domain.CatalogObject;
 import io.floe.domain.Namespace;
 import io.floe.domain.TableName;
 import java.time.Clock;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
@@ -56,13 +57,14 @@ public final class CatalogObjectRenamer {
       throw e;
     }
     policy.require(context, Action.WRITE, source.namespace(), source.object());
-    Namespace target = locator.namespace(context, request.destination().namespace());
+    CatalogObject.Kind kind = source.object().kind();
+    Namespace target = locator.catalogNamespace(context, request.destination().namespace(),
+        "rename a " + kind.name().toLowerCase(Locale.ROOT) + " into it");
     policy.require(context, Action.WRITE, target);
     if (publisher.replay(context, Void.class).isPresent()) {
       return;
     }
     TableName newName = FlatIdentifiers.tableName(request.destination());
-    CatalogObject.Kind kind = source.object().kind();
     AuditedChange change = CatalogChanges.of(kind == CatalogObject.Kind.VIEW
             ? AuditAction.VIEW_RENAME : AuditAction.TABLE_RENAME, kind, request.source())
         .with("to", request.destination().toString());

@@ -11,7 +11,11 @@ import io.floe.application.port.out.NamespaceStore;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.change.ChangePublisher;
+import io.floe.application.service.repo.tables.RepoNamespace;
+import io.floe.application.service.repo.tables.RepoNamespaces;
+import io.floe.application.service.repo.tables.RepoTableRefusals;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogName;
 import io.floe.domain.InvalidNameException;
@@ -36,8 +40,17 @@ import org.apache.iceberg.rest.responses.GetNamespaceResponse;
 import org.apache.iceberg.rest.responses.ListNamespacesResponse;
 import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
 
-/** Flat namespaces bound to a bucket, with server-generated prefixes and soft delete. */
+/**
+ * Flat namespaces bound to a bucket, with server-generated prefixes and soft delete, and beside
+ * them the versions of the caller's repos ({@link RepoNamespaces}), which engines read and write
+ * tables in but manage through the repo. A listing shows the repo versions first ({@code <repo>},
+ * {@code <repo>@<branch>}, {@code <repo>@<tag>}), then the plain namespaces; a page token inside
+ * the first part is marked by the prefix {@value #REPO_PHASE}, which no namespace name can start
+ * with.
+ */
 public final class NamespaceService implements IcebergNamespacesUseCase {
+  static final String REPO_PHASE = "@repos:";
+
   private final NamespaceStore namespaces;
   private final NamespaceCreation creation;
   private final NamespaceDeletion deletion;
@@ -45,10 +58,12 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
   private final Clock clock;
   private final AccessPolicy policy;
   private final ChangePublisher publisher;
+  private final CatalogLocator locator;
+  private final RepoNamespaces repos;
 
   public NamespaceService(NamespaceStore namespaces, NamespaceCreation creation,
       NamespaceDeletion deletion, UnitOfWork unitOfWork, Clock clock, AccessPolicy policy,
-      ChangePublisher publisher) {
+      ChangePublisher publisher, CatalogLocator locator, RepoNamespaces repos) {
     this.namespaces = namespaces;
     this.creation = creation;
     this.deletion = deletion;
@@ -56,16 +71,52 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
     this.clock = clock;
     this.policy = policy;
     this.publisher = publisher;
+    this.locator = locator;
+    this.repos = repos;
   }
 
   @Override
   public ListNamespacesResponse list(OrgContext context, Namespace parent, String pageToken,
       Integer pageSize) {
     if (parent != null && !parent.isEmpty()) {
-      // Flat namespaces have no children; the parent must still exist and be visible.
-      require(context, parent);
+      // Flat namespaces have no children, nor has a repo version; the parent must still exist
+      // and be visible.
+      locator.eitherNamespace(context, parent, found -> found, repo -> repo);
       return ListNamespacesResponse.builder().build();
     }
+    Optional<String> token = PageToken.decode(pageToken);
+    if (token.isPresent() && !token.get().startsWith(REPO_PHASE)) {
+      return listPlain(context, pageToken, pageSize);
+    }
+    List<String> repoNames = repos.names(context);
+    if (repoNames.isEmpty()) {
+      return listPlain(context, null, pageSize);
+    }
+    String after = token.map(t -> t.substring(REPO_PHASE.length())).orElse(null);
+    List<String> remaining = repoNames.stream()
+        .filter(name -> after == null || String.CASE_INSENSITIVE_ORDER.compare(name, after) > 0)
+        .toList();
+    ListNamespacesResponse.Builder response = ListNamespacesResponse.builder();
+    int room = pageSize == null ? Integer.MAX_VALUE : PageToken.fetchSize(pageSize) - 1;
+    List<String> page = remaining.subList(0, Math.min(room, remaining.size()));
+    page.forEach(name -> response.add(Namespace.of(name)));
+    if (page.size() == room) {
+      // A full page: the next one continues after the last repo version shown.
+      return response.nextPageToken(PageToken.encode(REPO_PHASE + page.get(page.size() - 1)))
+          .build();
+    }
+    ListNamespacesResponse rest = listPlain(context, null,
+        pageSize == null ? null : room - page.size());
+    response.addAll(rest.namespaces());
+    if (rest.nextPageToken() != null) {
+      response.nextPageToken(rest.nextPageToken());
+    }
+    return response.build();
+  }
+
+  /** One page of the plain namespaces the caller may see. */
+  private ListNamespacesResponse listPlain(OrgContext context, String pageToken,
+      Integer pageSize) {
     int fetch = PageToken.fetchSize(pageSize);
     List<io.floe.domain.Namespace> rows =
         namespaces.listLive(context.org().id(), policy.listingScope(context),
@@ -100,10 +151,23 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
 
   @Override
   public GetNamespaceResponse load(OrgContext context, Namespace namespace) {
-    io.floe.domain.Namespace found = require(context, namespace);
     // Iceberg's builders probe for null values, which immutable maps refuse to answer.
     return GetNamespaceResponse.builder().withNamespace(namespace)
-        .setProperties(new HashMap<>(found.properties())).build();
+        .setProperties(locator.eitherNamespace(context, namespace,
+            found -> new HashMap<>(found.properties()), NamespaceService::properties))
+        .build();
+  }
+
+  /** What a repo version's namespace tells engines about itself. */
+  private static Map<String, String> properties(RepoNamespace repo) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("floe.repo", repo.repo().name().value());
+    properties.put("floe.repo.ref", repo.version().ref());
+    properties.put("floe.repo.ref-kind", repo.version().kind().name().toLowerCase());
+    properties.put("floe.repo.snapshot-id", repo.version().snapshotId());
+    properties.put("floe.repo.read-only", String.valueOf(!repo.isWritable()));
+    properties.put("location", repo.rootUri());
+    return properties;
   }
 
   @Override
@@ -122,7 +186,7 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
           "Cannot remove and update the same properties at once: %s", both);
     }
     return unitOfWork.inTransaction(() -> {
-      io.floe.domain.Namespace found = require(context, namespace);
+      io.floe.domain.Namespace found = require(context, namespace, "change the properties of");
       // Properties describe the namespace (its comment is its description): manage's, as are
       // the description and the visibility through the management API.
       policy.require(context, Action.MANAGE, found);
@@ -147,17 +211,29 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
 
   @Override
   public void drop(OrgContext context, Namespace namespace) {
+    if (RepoNamespaces.isVersioned(namespace)) {
+      require(context, namespace, "drop");
+    }
     // Engines' DROP NAMESPACE is always the default soft delete.
-    deletion.delete(context, FlatIdentifiers.namespaceName(namespace),
-        DeleteCommand.SOFT);
+    try {
+      deletion.delete(context, FlatIdentifiers.namespaceName(namespace), DeleteCommand.SOFT);
+    } catch (NoSuchNamespaceException missing) {
+      repos.find(context, namespace).ifPresent(repo -> {
+        throw RepoTableRefusals.refusedNamespace("drop", repo);
+      });
+      throw missing;
+    }
   }
 
-  /** The live namespace, if the caller may see it; otherwise it does not exist for the caller. */
-  io.floe.domain.Namespace require(OrgContext context, Namespace namespace) {
-    CatalogName name = FlatIdentifiers.namespaceName(namespace);
-    return namespaces.findLive(context.org().id(), name)
-        .filter(found -> policy.canSee(context, found))
-        .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", namespace));
+  /**
+   * The live plain namespace, if the caller may see it; otherwise it does not exist for the
+   * caller. A version of a repo refuses {@code operation}: it is managed through its repo.
+   */
+  private io.floe.domain.Namespace require(OrgContext context, Namespace namespace,
+      String operation) {
+    return locator.eitherNamespace(context, namespace, found -> found, repo -> {
+      throw RepoTableRefusals.refusedNamespace(operation, repo);
+    });
   }
 
   private static Optional<CatalogName> bucketNickname(String nickname) {

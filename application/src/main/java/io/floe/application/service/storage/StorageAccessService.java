@@ -5,7 +5,7 @@ import io.floe.application.port.out.RequestSigner;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogLocator;
-import io.floe.application.service.catalog.ResolvedObject;
+import io.floe.application.service.catalog.ResolvedTable;
 import io.floe.domain.Action;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.RemoteSignRequest;
@@ -13,7 +13,11 @@ import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.LoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.RemoteSignResponse;
 
-/** Credentials and signatures for a table's files, for callers who may read the table. */
+/**
+ * Credentials and signatures for a table's files, for callers who may read the table: scoped to
+ * the table's directory, read-write for those who may write to it (never on a fixed version of a
+ * repo).
+ */
 public final class StorageAccessService implements StorageAccessUseCase {
   private final CatalogLocator locator;
   private final AccessPolicy policy;
@@ -30,25 +34,24 @@ public final class StorageAccessService implements StorageAccessUseCase {
 
   @Override
   public LoadCredentialsResponse credentials(OrgContext context, TableIdentifier identifier) {
-    ResolvedObject table = readable(context, identifier);
+    ResolvedTable table = readable(context, identifier);
     // Local buckets need no credentials: the list is empty for them.
     return ImmutableLoadCredentialsResponse.builder()
-        .addAllCredentials(access.vendedCredential(context, table.bucket(),
-            table.object().location().path(), access.accessFor(context, table)).stream().toList())
+        .addAllCredentials(access.vendedCredential(context, table.bucket(), table.path(),
+            access.accessFor(context, table)).stream().toList())
         .build();
   }
 
   @Override
   public RemoteSignResponse sign(OrgContext context, TableIdentifier identifier,
       RemoteSignRequest request) {
-    ResolvedObject table = readable(context, identifier);
-    return signer.sign(table.bucket(), table.object().location().path(),
-        access.accessFor(context, table), request);
+    ResolvedTable table = readable(context, identifier);
+    return signer.sign(table.bucket(), table.path(), access.accessFor(context, table), request);
   }
 
-  private ResolvedObject readable(OrgContext context, TableIdentifier identifier) {
-    ResolvedObject table = locator.table(context, identifier);
-    policy.require(context, Action.READ, table.namespace(), table.object());
+  private ResolvedTable readable(OrgContext context, TableIdentifier identifier) {
+    ResolvedTable table = locator.table(context, identifier);
+    table.require(policy, context, Action.READ);
     return table;
   }
 }

@@ -6,7 +6,7 @@ import io.floe.application.port.out.CredentialVendor.Access;
 import io.floe.application.port.out.RequestSigner;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
-import io.floe.application.service.catalog.ResolvedObject;
+import io.floe.application.service.catalog.ResolvedTable;
 import io.floe.domain.Action;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.StoragePath;
@@ -39,9 +39,8 @@ public final class TableStorageAccess {
    * What the caller's storage credentials may do with the table's files: read-write for those
    * who may write to the table, read-only for the rest.
    */
-  public Access accessFor(OrgContext context, ResolvedObject table) {
-    return policy.allows(context, Action.WRITE, table.namespace(), table.object())
-        ? Access.READ_WRITE : Access.READ_ONLY;
+  public Access accessFor(OrgContext context, ResolvedTable table) {
+    return table.allows(policy, context, Action.WRITE) ? Access.READ_WRITE : Access.READ_ONLY;
   }
 
   /**

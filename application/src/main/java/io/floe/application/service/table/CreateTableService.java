@@ -37,8 +37,9 @@ import org.apache.iceberg.rest.responses.LoadTableResponse;
 
 /**
  * Creates tables at locations the server chooses: a fresh directory under the namespace's prefix,
- * or a prefix of the table's own on another bucket of the org ({@value #BUCKET_PROPERTY}). A
- * staged create only hands out the metadata and location; its first commit creates the table.
+ * or a prefix of the table's own on another bucket of the org ({@value #BUCKET_PROPERTY}); in a
+ * branch of a repo, a table the repo declares ({@link RepoTableCreation}). A staged create only
+ * hands out the metadata and location; its first commit creates the table.
  */
 public final class CreateTableService implements CreateTableUseCase {
   private final CatalogLocator locator;
@@ -49,10 +50,11 @@ public final class CreateTableService implements CreateTableUseCase {
   private final ChangePublisher publisher;
   private final TableStorageAccess storageAccess;
   private final IdGenerator ids;
+  private final RepoTableCreation inRepo;
 
   public CreateTableService(CatalogLocator locator, AccessPolicy policy, TablePlacement placement,
       MetadataFiles files, CatalogEntries entries, ChangePublisher publisher,
-      TableStorageAccess storageAccess, IdGenerator ids) {
+      TableStorageAccess storageAccess, IdGenerator ids, RepoTableCreation inRepo) {
     this.locator = locator;
     this.policy = policy;
     this.placement = placement;
@@ -61,6 +63,7 @@ public final class CreateTableService implements CreateTableUseCase {
     this.publisher = publisher;
     this.storageAccess = storageAccess;
     this.ids = ids;
+    this.inRepo = inRepo;
   }
 
   @Override
@@ -68,7 +71,14 @@ public final class CreateTableService implements CreateTableUseCase {
       org.apache.iceberg.catalog.Namespace namespaceId, CreateTableRequest request,
       Set<AccessDelegation> delegation) {
     request.validate();
-    Namespace namespace = locator.namespace(context, namespaceId);
+    return locator.eitherNamespace(context, namespaceId,
+        namespace -> createTable(context, namespace, namespaceId, request, delegation),
+        repo -> inRepo.create(context, repo, request, delegation));
+  }
+
+  private LoadTableResponse createTable(OrgContext context, Namespace namespace,
+      org.apache.iceberg.catalog.Namespace namespaceId, CreateTableRequest request,
+      Set<AccessDelegation> delegation) {
     policy.require(context, Action.WRITE, namespace);
     TableName name = FlatIdentifiers.tableName(request.name());
     TableIdentifier identifier = TableIdentifier.of(namespaceId, request.name());
@@ -92,10 +102,7 @@ public final class CreateTableService implements CreateTableUseCase {
         ? placement.inNamespace(namespace, name)
         : placement.onOwnBucket(context, namespace, name, bucketOverride, tableId);
     TableLocations.requirePathProperties(placed.bucket(), placed.rootUri(), properties);
-    TableMetadata metadata = TableMetadata.newTableMetadata(request.schema(),
-        request.spec() != null ? request.spec() : PartitionSpec.unpartitioned(),
-        request.writeOrder() != null ? request.writeOrder() : SortOrder.unsorted(),
-        placed.rootUri(), properties);
+    TableMetadata metadata = firstMetadata(request, placed.rootUri(), properties);
     if (request.stageCreate()) {
       // The engine writes data files before the create commits: it needs access already.
       placement.prepareForWriters(placed);
@@ -136,6 +143,15 @@ public final class CreateTableService implements CreateTableUseCase {
       placed.undo().accept(e);
       throw e;
     }
+  }
+
+  /** A new table's first metadata as the request describes it, at the server's location. */
+  static TableMetadata firstMetadata(CreateTableRequest request, String location,
+      Map<String, String> properties) {
+    return TableMetadata.newTableMetadata(request.schema(),
+        request.spec() != null ? request.spec() : PartitionSpec.unpartitioned(),
+        request.writeOrder() != null ? request.writeOrder() : SortOrder.unsorted(),
+        location, properties);
   }
 
   private LoadTableResponse withStorageAccess(OrgContext context, TableIdentifier identifier,

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Removes a table from the catalog. Its files are never deleted here, purge or not: they stay
- * until the namespace is cleaned up after its deletion.
+ * until the namespace is cleaned up after its deletion. A repo's tables are never dropped.
  */
 public final class DropTableService implements DropTableUseCase {
   private static final Logger LOG = LoggerFactory.getLogger(DropTableService.class);
@@ -40,7 +40,7 @@ public final class DropTableService implements DropTableUseCase {
   public void dropTable(OrgContext context, TableIdentifier identifier, boolean purgeRequested) {
     ResolvedObject table;
     try {
-      table = locator.table(context, identifier);
+      table = locator.catalogTable(context, identifier, purgeRequested ? "purge" : "drop");
     } catch (NoSuchTableException e) {
       if (publisher.replay(context, Void.class).isPresent()) {
         return; // this caller dropped it with this very request before

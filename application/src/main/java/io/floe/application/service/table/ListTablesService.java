@@ -7,10 +7,12 @@ import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogListing;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.domain.CatalogObject;
-import io.floe.domain.Namespace;
 import org.apache.iceberg.rest.responses.ListTablesResponse;
 
-/** Pages through a namespace's tables, filtered to those the caller may see before paging. */
+/**
+ * Pages through a namespace's tables, filtered to those the caller may see before paging; a repo
+ * version's are the tables it declares.
+ */
 public final class ListTablesService implements ListTablesUseCase {
   private final CatalogLocator locator;
   private final AccessPolicy policy;
@@ -26,8 +28,9 @@ public final class ListTablesService implements ListTablesUseCase {
   @Override
   public ListTablesResponse listTables(OrgContext context,
       org.apache.iceberg.catalog.Namespace namespace, String pageToken, Integer pageSize) {
-    Namespace found = locator.namespace(context, namespace);
-    return CatalogListing.list(found, policy.tableScope(context, found), objects,
-        CatalogObject.Kind.TABLE, namespace, pageToken, pageSize);
+    return locator.eitherNamespace(context, namespace,
+        found -> CatalogListing.list(found, policy.tableScope(context, found), objects,
+            CatalogObject.Kind.TABLE, namespace, pageToken, pageSize),
+        repo -> CatalogListing.listDeclared(repo, pageToken, pageSize));
   }
 }

@@ -6,7 +6,7 @@ import io.floe.application.port.in.table.LoadTableUseCase;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogLocator;
-import io.floe.application.service.catalog.ResolvedObject;
+import io.floe.application.service.catalog.ResolvedTable;
 import io.floe.application.service.storage.TableStorageAccess;
 import io.floe.domain.Action;
 import java.util.Set;
@@ -15,7 +15,10 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 
-/** Loads a table's metadata (from the cache of immutable metadata files) with storage access. */
+/**
+ * Loads a table's metadata (from the cache of immutable metadata files) with storage access: a
+ * plain namespace's table, or one a version of a repo declares.
+ */
 public final class LoadTableService implements LoadTableUseCase {
   private final CatalogLocator locator;
   private final AccessPolicy policy;
@@ -33,8 +36,9 @@ public final class LoadTableService implements LoadTableUseCase {
   @Override
   public LoadedTable loadTable(OrgContext context, TableIdentifier identifier, SnapshotMode mode,
       Set<AccessDelegation> delegation) {
-    ResolvedObject table = readable(context, identifier);
-    TableMetadata metadata = files.readTable(table.bucket(), table.object().metadataLocation());
+    ResolvedTable table = readable(context, identifier);
+    String location = table.metadataLocation();
+    TableMetadata metadata = files.readTable(table.bucket(), location);
     if (mode == SnapshotMode.REFS) {
       metadata = TableMetadata.buildFrom(metadata)
           .withMetadataLocation(metadata.metadataFileLocation())
@@ -43,18 +47,18 @@ public final class LoadTableService implements LoadTableUseCase {
     }
     LoadTableResponse response = storageAccess.withStorageAccess(context, identifier,
         LoadTableResponse.builder().withTableMetadata(metadata).build(), table.bucket(),
-        table.object().location().path(), storageAccess.accessFor(context, table), delegation);
-    return new LoadedTable(response, table.object().metadataLocation());
+        table.path(), storageAccess.accessFor(context, table), delegation);
+    return new LoadedTable(response, location);
   }
 
   @Override
   public String currentMetadataLocation(OrgContext context, TableIdentifier identifier) {
-    return readable(context, identifier).object().metadataLocation();
+    return readable(context, identifier).metadataLocation();
   }
 
-  private ResolvedObject readable(OrgContext context, TableIdentifier identifier) {
-    ResolvedObject table = locator.table(context, identifier);
-    policy.require(context, Action.READ, table.namespace(), table.object());
+  private ResolvedTable readable(OrgContext context, TableIdentifier identifier) {
+    ResolvedTable table = locator.table(context, identifier);
+    table.require(policy, context, Action.READ);
     return table;
   }
 }

@@ -58,7 +58,7 @@ public final class RegisterTableService implements RegisterTableUseCase {
   @Override
   public LoadTableResponse registerTable(OrgContext context,
       org.apache.iceberg.catalog.Namespace namespaceId, RegisterTableRequest request) {
-    Namespace namespace = locator.namespace(context, namespaceId);
+    Namespace namespace = locator.catalogNamespace(context, namespaceId, "register a table");
     policy.require(context, Action.WRITE, namespace);
     TableIdentifier identifier = TableIdentifier.of(namespaceId, request.name());
     BucketConfig bucket = locator.bucket(namespace.bucketId());
@@ -102,10 +102,10 @@ public final class RegisterTableService implements RegisterTableUseCase {
           + "another location (%s)", identifier, request.metadataLocation());
     }
     return committer.commit(context, "table " + identifier, () -> {
-      ResolvedObject current = locator.table(context, identifier);
+      ResolvedObject current = locator.catalogTable(context, identifier, "register");
       policy.require(context, Action.WRITE, current.namespace(), current.object());
       return new CatalogCommitter.Plan<>(List.of(new CatalogCommitter.Swap(
-          current.object().id(), current.object().metadataLocation(),
+          current.pointer(), current.object().metadataLocation(),
           request.metadataLocation(), CatalogChanges.committed(AuditAction.TABLE_REGISTER,
               CatalogObject.Kind.TABLE, identifier, current.object().metadataLocation(),
               request.metadataLocation(), List.of()).with("overwrite", true))), response);

@@ -6,7 +6,7 @@ import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.CatalogObjectRenamer;
 import org.apache.iceberg.rest.requests.RenameTableRequest;
 
-/** Renames a table; only its catalog entry moves. */
+/** Renames a table; only its catalog entry moves. A repo's tables are never renamed. */
 public final class RenameTableService implements RenameTableUseCase {
   private final CatalogLocator locator;
   private final CatalogObjectRenamer renamer;
@@ -18,6 +18,7 @@ public final class RenameTableService implements RenameTableUseCase {
 
   @Override
   public void renameTable(OrgContext context, RenameTableRequest request) {
-    renamer.rename(context, request, () -> locator.table(context, request.source()));
+    renamer.rename(context, request,
+        () -> locator.catalogTable(context, request.source(), "rename"));
   }
 }

@@ -4,7 +4,6 @@ import io.floe.application.port.in.table.ReportMetricsUseCase;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogLocator;
-import io.floe.application.service.catalog.ResolvedObject;
 import io.floe.domain.Action;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.ReportMetricsRequest;
@@ -26,8 +25,7 @@ public final class ReportMetricsService implements ReportMetricsUseCase {
   @Override
   public void reportMetrics(OrgContext context, TableIdentifier identifier,
       ReportMetricsRequest request) {
-    ResolvedObject table = locator.table(context, identifier);
-    policy.require(context, Action.READ, table.namespace(), table.object());
+    locator.table(context, identifier).require(policy, context, Action.READ);
     // Engines send one per scan and commit: worth keeping at hand, not in every log.
     LOG.debug("metrics for {}.{}: {} {}", context.org().name(), identifier, request.reportType(),
         request.report());

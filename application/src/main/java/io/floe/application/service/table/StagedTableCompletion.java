@@ -29,7 +29,8 @@ import org.apache.iceberg.rest.responses.LoadTableResponse;
 /**
  * The second half of a staged create (a create-table transaction): the table comes into being
  * with its first commit, at the location the staged create handed out, which must lie strictly
- * inside the namespace's prefix and be used by no other table or view.
+ * inside the namespace's prefix and be used by no other table or view (in a branch of a repo:
+ * {@link RepoTableCreation}).
  */
 public final class StagedTableCompletion {
   private final CatalogLocator locator;
@@ -39,10 +40,11 @@ public final class StagedTableCompletion {
   private final CatalogEntries entries;
   private final ChangePublisher publisher;
   private final IdGenerator ids;
+  private final RepoTableCreation inRepo;
 
   public StagedTableCompletion(CatalogLocator locator, AccessPolicy policy,
       TablePlacement placement, MetadataFiles files, CatalogEntries entries,
-      ChangePublisher publisher, IdGenerator ids) {
+      ChangePublisher publisher, IdGenerator ids, RepoTableCreation inRepo) {
     this.locator = locator;
     this.policy = policy;
     this.placement = placement;
@@ -50,6 +52,7 @@ public final class StagedTableCompletion {
     this.entries = entries;
     this.publisher = publisher;
     this.ids = ids;
+    this.inRepo = inRepo;
   }
 
   /** Whether the change is the first commit of a staged create. */
@@ -60,7 +63,13 @@ public final class StagedTableCompletion {
 
   LoadTableResponse complete(OrgContext context, TableIdentifier identifier,
       UpdateTableRequest request) {
-    Namespace namespace = locator.namespace(context, identifier.namespace());
+    return locator.eitherNamespace(context, identifier.namespace(),
+        namespace -> complete(context, namespace, identifier, request),
+        repo -> inRepo.complete(context, repo, identifier, request));
+  }
+
+  private LoadTableResponse complete(OrgContext context, Namespace namespace,
+      TableIdentifier identifier, UpdateTableRequest request) {
     policy.require(context, Action.WRITE, namespace);
     Optional<ChangePublisher.Replay<LoadTableResponse>> replay =
         publisher.replay(context, LoadTableResponse.class);

@@ -1,6 +1,5 @@
 package io.floe.application.service.table;
 
-import io.floe.application.iceberg.ClientUpdates;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.model.AuditAction;
 import io.floe.application.security.AccessPolicy;
@@ -10,7 +9,7 @@ import io.floe.application.service.catalog.CatalogCommitter;
 import io.floe.application.service.catalog.CatalogCommitter.Plan;
 import io.floe.application.service.catalog.CatalogCommitter.Swap;
 import io.floe.application.service.catalog.CatalogLocator;
-import io.floe.application.service.catalog.ResolvedObject;
+import io.floe.application.service.catalog.ResolvedTable;
 import io.floe.application.service.catalog.TableLocations;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
@@ -28,11 +27,13 @@ import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 
 /**
- * Commits changes to existing tables: validates the client's requirements against each table's
- * current metadata, applies the updates with iceberg-core's own classes, writes the new metadata
- * files and hands the pointer moves to the {@link CatalogCommitter}. A change that lost a race to
- * another writer's append is replayed onto the new head ({@link TableChanges}). Every table is
- * resolved and authorized before any file is written, in every attempt.
+ * Commits changes to existing tables, wherever their pointers live: validates the client's
+ * requirements against each table's current metadata, applies the updates with iceberg-core's own
+ * classes, writes the new metadata files and hands the pointer moves to the
+ * {@link CatalogCommitter}. A change that lost a race to another writer's append is replayed onto
+ * the new head ({@link TableChanges}). In every attempt, every table is resolved and authorized,
+ * and every change applied and checked, before any file is written: a transaction refused for its
+ * last table leaves no file of its first behind.
  */
 public final class TableCommits {
   private final CatalogLocator locator;
@@ -59,7 +60,7 @@ public final class TableCommits {
   public <R> R commit(OrgContext context, List<UpdateTableRequest> changes, Class<R> resultType,
       Function<List<TableMetadata>, R> result) {
     requireDistinct(changes);
-    List<ResolvedObject> authorized = writable(context, changes);
+    List<ResolvedTable> authorized = writable(context, changes);
     Optional<ChangePublisher.Replay<R>> replay = publisher.replay(context, resultType);
     if (replay.isPresent()) {
       return replay.get().result();
@@ -68,9 +69,9 @@ public final class TableCommits {
         : changes.size() + " tables";
     // The first attempt plans on the tables just resolved and authorized; should their pointers
     // have moved meanwhile, its swap fails and every later attempt resolves them anew.
-    AtomicReference<List<ResolvedObject>> resolved = new AtomicReference<>(authorized);
+    AtomicReference<List<ResolvedTable>> resolved = new AtomicReference<>(authorized);
     return committer.commit(context, what, () -> {
-      List<ResolvedObject> tables = resolved.getAndSet(null);
+      List<ResolvedTable> tables = resolved.getAndSet(null);
       Plan<List<TableMetadata>> plan = plan(changes,
           tables != null ? tables : writable(context, changes));
       return new Plan<>(plan.swaps(), result.apply(plan.result()));
@@ -78,43 +79,58 @@ public final class TableCommits {
   }
 
   private Plan<List<TableMetadata>> plan(List<UpdateTableRequest> changes,
-      List<ResolvedObject> tables) {
+      List<ResolvedTable> tables) {
+    List<String> locations = new ArrayList<>();
+    List<TableMetadata> bases = new ArrayList<>();
+    List<Optional<TableMetadata>> updates = new ArrayList<>();
+    for (int i = 0; i < changes.size(); i++) {
+      ResolvedTable table = tables.get(i);
+      String location = table.metadataLocation();
+      TableMetadata base = files.readTable(table.bucket(), location);
+      Optional<TableMetadata> updated = tableChanges.apply(new TableChanges.Target(
+          changes.get(i).identifier(), table.bucket(), table.rootUri()), base, changes.get(i));
+      updated.ifPresent(next -> {
+        table.requireAllowed(next);
+        TableLocations.requireWithin(table.bucket(), table.rootUri(), next);
+      });
+      locations.add(location);
+      bases.add(base);
+      updates.add(updated);
+    }
     List<Swap> swaps = new ArrayList<>();
     List<TableMetadata> results = new ArrayList<>();
     for (int i = 0; i < changes.size(); i++) {
-      ResolvedObject table = tables.get(i);
-      TableMetadata base = files.readTable(table.bucket(), table.object().metadataLocation());
-      Optional<TableMetadata> updated = tableChanges.apply(new TableChanges.Target(
-          changes.get(i).identifier(), table.bucket(), table.rootUri()), base, changes.get(i));
-      if (updated.isEmpty()) {
-        results.add(base);
+      if (updates.get(i).isEmpty()) {
+        results.add(bases.get(i));
         continue;
       }
-      TableLocations.requireWithin(table.bucket(), table.rootUri(), updated.get());
-      TableMetadata written = files.writeTable(table.bucket(), updated.get(),
-          Optional.of(base.metadataFileLocation()));
-      swaps.add(new Swap(table.object().id(), table.object().metadataLocation(),
-          written.metadataFileLocation(), CatalogChanges.committed(AuditAction.TABLE_COMMIT,
-              CatalogObject.Kind.TABLE, changes.get(i).identifier(),
-              table.object().metadataLocation(), written.metadataFileLocation(),
+      ResolvedTable table = tables.get(i);
+      String current = locations.get(i);
+      TableMetadata written = files.writeTable(table.bucket(), updates.get(i).get(),
+          Optional.of(current));
+      swaps.add(new Swap(table.pointer(), current, written.metadataFileLocation(),
+          CatalogChanges.committed(AuditAction.TABLE_COMMIT, CatalogObject.Kind.TABLE,
+              changes.get(i).identifier(), current, written.metadataFileLocation(),
               changes.get(i).updates())));
       results.add(written);
     }
     return new Plan<>(swaps, results);
   }
 
-  private List<ResolvedObject> writable(OrgContext context, List<UpdateTableRequest> changes) {
-    List<ResolvedObject> tables = new ArrayList<>();
+  /** Every change's table, resolved and authorized; they must keep their pointers together. */
+  private List<ResolvedTable> writable(OrgContext context, List<UpdateTableRequest> changes) {
+    List<ResolvedTable> tables = new ArrayList<>();
     for (UpdateTableRequest change : changes) {
-      tables.add(writable(context, change.identifier()));
+      ResolvedTable table = locator.table(context, change.identifier());
+      table.require(policy, context, Action.WRITE);
+      if (!tables.isEmpty() && !table.pointerHome().equals(tables.get(0).pointerHome())) {
+        throw new BadRequestException("A transaction changes tables whose pointers live in one "
+            + "place: %s keeps its pointer in %s, %s in %s", changes.get(0).identifier(),
+            tables.get(0).pointerHome(), change.identifier(), table.pointerHome());
+      }
+      tables.add(table);
     }
     return tables;
-  }
-
-  private ResolvedObject writable(OrgContext context, TableIdentifier identifier) {
-    ResolvedObject table = locator.table(context, identifier);
-    policy.require(context, Action.WRITE, table.namespace(), table.object());
-    return table;
   }
 
   private static void requireDistinct(List<UpdateTableRequest> changes) {

@@ -73,7 +73,7 @@ public final class ReplaceViewService implements ReplaceViewUseCase {
     TableLocations.requireWithin(view.bucket(), view.rootUri(), updated);
     ViewMetadata written = files.writeView(view.bucket(), updated,
         Optional.of(base.metadataFileLocation()));
-    return new Plan<>(List.of(new CatalogCommitter.Swap(view.object().id(),
+    return new Plan<>(List.of(new CatalogCommitter.Swap(view.pointer(),
         view.object().metadataLocation(), written.metadataFileLocation(),
         CatalogChanges.committed(AuditAction.VIEW_REPLACE, CatalogObject.Kind.VIEW, identifier,
             view.object().metadataLocation(), written.metadataFileLocation(),

@@ -8,6 +8,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.application.port.out.IdempotencyStore;
 import io.floe.application.port.out.MetadataPointers;
+import io.floe.application.port.out.MetadataPointers.Key;
+import io.floe.application.port.out.MetadataPointers.Move;
+import io.floe.application.port.out.MetadataPointers.Row;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogCommitter.Plan;
 import io.floe.application.service.catalog.CatalogCommitter.Swap;
@@ -19,7 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.UUID;
+import java.util.Optional;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -35,7 +38,7 @@ class CatalogCommitterTest {
       AuditedChange.of(AuditAction.TABLE_COMMIT, AuditTarget.Kind.TABLE, "ns.t");
 
   private final Testbed bed = new Testbed();
-  private final List<List<UUID>> locked = new ArrayList<>();
+  private final List<List<Key>> locked = new ArrayList<>();
   private final CatalogCommitter committer = new CatalogCommitter(recordingLocks(),
       bed.store.unitOfWork(), bed.publisher(), bed.clock);
   private final Namespace ns = bed.namespace("ns", Visibility.PRIVATE);
@@ -47,14 +50,19 @@ class CatalogCommitterTest {
     MetadataPointers pointers = bed.store.pointers();
     return new MetadataPointers() {
       @Override
-      public boolean swap(UUID objectId, String expected, String next, Instant now) {
-        return pointers.swap(objectId, expected, next, now);
+      public Optional<String> current(Key key) {
+        return pointers.current(key);
       }
 
       @Override
-      public void lockForCommit(Collection<UUID> objectIds) {
-        locked.add(List.copyOf(objectIds));
-        pointers.lockForCommit(objectIds);
+      public boolean swap(List<Move> moves, Instant now) {
+        return pointers.swap(moves, now);
+      }
+
+      @Override
+      public void lockForCommit(Collection<Key> keys) {
+        locked.add(List.copyOf(keys));
+        pointers.lockForCommit(keys);
       }
     };
   }
@@ -65,8 +73,8 @@ class CatalogCommitterTest {
 
   /** Another writer gets in first and moves the pointer on. */
   private void rivalMoves(CatalogObject table, String to) {
-    assertThat(bed.store.pointers().swap(table.id(), pointer(table), to, bed.clock.instant()))
-        .isTrue();
+    assertThat(bed.store.pointers().swap(List.of(Move.of(new Row(table.id()), pointer(table), to)),
+        bed.clock.instant())).isTrue();
   }
 
   @Test
@@ -75,7 +83,7 @@ class CatalogCommitterTest {
     String result = committer.commit(bed.admin, "table a", () -> {
       String current = pointer(a);
       planned.add(current);
-      return new Plan<>(List.of(new Swap(a.id(), current, "a1", COMMIT)),
+      return new Plan<>(List.of(new Swap(new Row(a.id()), current, "a1", COMMIT)),
           "planned on " + current);
     });
     assertThat(result).isEqualTo("planned on a0");
@@ -93,7 +101,8 @@ class CatalogCommitterTest {
       if (planned.size() == 1) {
         rivalMoves(a, "rival"); // after this plan read the pointer: the plan is stale
       }
-      return new Plan<>(List.of(new Swap(a.id(), current, "mine-" + planned.size(), COMMIT)),
+      return new Plan<>(
+          List.of(new Swap(new Row(a.id()), current, "mine-" + planned.size(), COMMIT)),
           "planned on " + current);
     });
     assertThat(planned).containsExactly("a0", "rival");
@@ -112,8 +121,8 @@ class CatalogCommitterTest {
         rivalMoves(b, "rival"); // a's swap will land, then b's will lose
       }
       int attempt = seenOfA.size();
-      return new Plan<>(List.of(new Swap(a.id(), currentA, "a" + attempt, COMMIT),
-          new Swap(b.id(), currentB, "b" + attempt, COMMIT)), null);
+      return new Plan<>(List.of(new Swap(new Row(a.id()), currentA, "a" + attempt, COMMIT),
+          new Swap(new Row(b.id()), currentB, "b" + attempt, COMMIT)), null);
     });
     // The second plan found a where it was: the first attempt's swap of a rolled back.
     assertThat(seenOfA).containsExactly("a0", "a0");
@@ -133,19 +142,51 @@ class CatalogCommitterTest {
         rivalMoves(a, "rival-" + attempt);
       } else {
         // Now a rival must wait for this commit, and then finds the pointer moved.
-        FutureTask<Boolean> rival = new FutureTask<>(() -> bed.store.pointers()
-            .swap(a.id(), current, "late-rival", bed.clock.instant()));
+        FutureTask<Boolean> rival = new FutureTask<>(() -> bed.store.pointers().swap(
+            List.of(Move.of(new Row(a.id()), current, "late-rival")), bed.clock.instant()));
         new Thread(rival, "late-rival").start();
         lateRival.add(rival);
       }
-      return new Plan<>(List.of(new Swap(a.id(), current, "mine-" + attempt, COMMIT)),
+      return new Plan<>(List.of(new Swap(new Row(a.id()), current, "mine-" + attempt, COMMIT)),
           current);
     });
     assertThat(plannedInTransaction).containsExactly(false, false, false, true);
-    assertThat(locked).containsExactly(List.of(a.id()));
+    assertThat(locked).containsExactly(List.of(new Row(a.id())));
     assertThat(result).isEqualTo("rival-3");
     assertThat(lateRival.get(0).get(60, TimeUnit.SECONDS)).isFalse();
     assertThat(pointer(a)).isEqualTo("mine-4");
+  }
+
+  @Test
+  void underTheLocksAWriterThatTakesNoneIsStillOvertakenAFewTimes() {
+    List<String> planned = new ArrayList<>();
+    int overtaken = CatalogCommitter.OPTIMISTIC_ATTEMPTS + CatalogCommitter.LOCKED_ATTEMPTS - 1;
+    String result = committer.commit(bed.admin, "table a", () -> {
+      String current = pointer(a);
+      planned.add(current);
+      if (planned.size() <= overtaken) {
+        // A writer outside Floe (Python icechunk on a branch) ignores the locks.
+        rivalMoves(a, "outside-" + planned.size());
+      }
+      return new Plan<>(List.of(new Swap(new Row(a.id()), current, "mine", COMMIT)), current);
+    });
+    assertThat(planned).hasSize(overtaken + 1);
+    assertThat(result).isEqualTo("outside-" + overtaken);
+    assertThat(pointer(a)).isEqualTo("mine");
+  }
+
+  @Test
+  void aChangeOvertakenEveryTimeUnderTheLocksTooFailsAsAConflict() {
+    int[] attempts = {0};
+    assertThatThrownBy(() -> committer.commit(bed.admin, "table a", () -> {
+      attempts[0]++;
+      String current = pointer(a);
+      rivalMoves(a, "outside-" + attempts[0]);
+      return new Plan<>(List.of(new Swap(new Row(a.id()), current, "mine", COMMIT)), null);
+    })).isInstanceOf(CommitFailedException.class).hasMessageContaining("kept changing");
+    assertThat(attempts[0])
+        .isEqualTo(CatalogCommitter.OPTIMISTIC_ATTEMPTS + CatalogCommitter.LOCKED_ATTEMPTS);
+    assertThat(pointer(a)).startsWith("outside-");
   }
 
   @Test
@@ -159,7 +200,7 @@ class CatalogCommitterTest {
       if (target == a) {
         rivalMoves(a, "rival-" + attempt[0]);
       }
-      return new Plan<>(List.of(new Swap(target.id(), current, "mine", COMMIT)), null);
+      return new Plan<>(List.of(new Swap(new Row(target.id()), current, "mine", COMMIT)), null);
     })).isInstanceOf(CommitFailedException.class).hasMessageContaining("changed while");
     assertThat(pointer(b)).isEqualTo("b0");
   }
@@ -174,7 +215,7 @@ class CatalogCommitterTest {
       if (planned.size() == 1) {
         rivalMoves(a, "rival");
       }
-      return new Plan<>(List.of(new Swap(a.id(), current, "mine", COMMIT)),
+      return new Plan<>(List.of(new Swap(new Row(a.id()), current, "mine", COMMIT)),
           "planned on " + current);
     });
     IdempotencyStore.Recorded recorded = bed.store.idempotency().find(bed.org.id(),

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.application.iceberg.replay.ChangeReplay;
+import io.floe.application.port.out.MetadataPointers;
 import io.floe.application.port.out.UnitOfWork;
+import io.floe.application.port.out.inmemory.NoStorageAccess;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogCommitter;
@@ -13,6 +15,7 @@ import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.lifecycle.PrefixClaimer;
+import io.floe.application.service.storage.TableStorageAccess;
 import io.floe.application.testbed.Testbed;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogObject;
@@ -62,14 +65,17 @@ class TableCommitsTest {
       bed.store.audit(), bed.codec, unitOfWork, bed.clock, Testbed.KEY_LIFETIME);
   private final AccessPolicy policy = bed.policy();
   private final CatalogLocator locator = bed.locator();
-  private final TableCommits commits = new TableCommits(locator, policy, bed.files,
-      new CatalogCommitter(bed.store.pointers(), unitOfWork, publisher, bed.clock), publisher,
-      new TableChanges(bed.files, new ChangeReplay()));
+  private final CatalogCommitter committer =
+      new CatalogCommitter(bed.store.pointers(), unitOfWork, publisher, bed.clock);
+  private final TableCommits commits = new TableCommits(locator, policy, bed.files, committer,
+      publisher, new TableChanges(bed.files, new ChangeReplay()));
+  private final TablePlacement placement = new TablePlacement(bed.store.orgs(),
+      new PrefixClaimer(bed.store.orgs(), bed.store.claims(), bed.storage), bed.ids, bed.storage);
   private final CommitTableService commitTable = new CommitTableService(commits,
-      new StagedTableCompletion(locator, policy, new TablePlacement(bed.store.orgs(),
-          new PrefixClaimer(bed.store.orgs(), bed.store.claims(), bed.storage), bed.ids,
-          bed.storage),
-          bed.files, new CatalogEntries(bed.store.objects(), bed.clock), publisher, bed.ids));
+      new StagedTableCompletion(locator, policy, placement, bed.files,
+          new CatalogEntries(bed.store.objects(), bed.clock), publisher, bed.ids,
+          new RepoTableCreation(bed.repoNamespaces(), placement, bed.files, committer, publisher,
+              new TableStorageAccess(NoStorageAccess.vendor(), NoStorageAccess.signer(), policy))));
   private final CommitTransactionService commitTransaction = new CommitTransactionService(commits);
   private final Namespace sales = bed.namespace("sales", Visibility.PRIVATE);
   private final CatalogObject orders = bed.table(sales, "orders");
@@ -103,8 +109,9 @@ class TableCommitsTest {
       TableMetadata base = current(table);
       TableMetadata written = bed.files.writeTable(bed.bucket, change.apply(base),
           Optional.of(base.metadataFileLocation()));
-      assertThat(bed.store.pointers().swap(table.id(), base.metadataFileLocation(),
-          written.metadataFileLocation(), bed.clock.instant())).isTrue();
+      assertThat(bed.store.pointers().swap(List.of(MetadataPointers.Move.of(
+          new MetadataPointers.Row(table.id()), base.metadataFileLocation(),
+          written.metadataFileLocation())), bed.clock.instant())).isTrue();
     });
   }
 
@@ -170,9 +177,10 @@ class TableCommitsTest {
   }
 
   @Test
-  void aTransactionCommitsEveryTableOrNone() {
+  void aTransactionCommitsEveryTableOrNoneAndWritesNoFileWhenItsSecondChangeFails() {
     String ordersBefore = bed.pointer(sales, orders);
     String itemsBefore = bed.pointer(sales, items);
+    List<String> written = bed.metadataIo.written();
     assertThatThrownBy(() -> commitTransaction.commitTransaction(bed.admin,
         new CommitTransactionRequest(List.of(
             setProperty(orders, "mine", sameTable(orders)),
@@ -181,6 +189,7 @@ class TableCommitsTest {
         .isInstanceOf(CommitFailedException.class);
     assertThat(bed.pointer(sales, orders)).isEqualTo(ordersBefore);
     assertThat(bed.pointer(sales, items)).isEqualTo(itemsBefore);
+    assertThat(bed.metadataIo.written()).isEqualTo(written);
   }
 
   @Test
@@ -196,6 +205,23 @@ class TableCommitsTest {
         .isInstanceOf(CommitFailedException.class);
     assertThat(bed.pointer(sales, orders)).isEqualTo(ordersBefore);
     assertThat(current(orders).properties()).doesNotContainKey("mine");
+  }
+
+  @Test
+  void aTransactionWhoseThirdChangeIsRefusedWritesNoFile() {
+    CatalogObject returns = bed.table(sales, "returns");
+    List<String> written = bed.metadataIo.written();
+    UpdateTableRequest outside = UpdateTableRequest.create(id(returns), List.of(),
+        List.of(new MetadataUpdate.SetProperties(Map.of("write.data.path", "s3://data/other"))));
+    assertThatThrownBy(() -> commitTransaction.commitTransaction(bed.admin,
+        new CommitTransactionRequest(List.of(
+            setProperty(orders, "mine", sameTable(orders)),
+            setProperty(items, "mine", sameTable(items)),
+            outside))))
+        .isInstanceOf(ForbiddenException.class).hasMessageContaining("write.data.path");
+    assertThat(bed.metadataIo.written()).isEqualTo(written);
+    assertThat(current(orders).properties()).doesNotContainKey("mine");
+    assertThat(current(items).properties()).doesNotContainKey("mine");
   }
 
   @Test

@@ -4,7 +4,7 @@ import io.floe.application.port.out.IcechunkRepositories;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.RepoContentNotFoundException;
 import io.floe.application.port.out.RepoStore;
-import io.floe.application.port.out.RepoTablePointers;
+import io.floe.application.port.out.RepoVersions;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
 import io.floe.domain.BucketConfig;
@@ -27,15 +27,15 @@ public final class RepoNamespaces {
   private static final Logger LOG = LoggerFactory.getLogger(RepoNamespaces.class);
   private final RepoStore repos;
   private final OrgStore orgs;
-  private final RepoTablePointers pointers;
+  private final RepoVersions versions;
   private final IcechunkRepositories icechunk;
   private final AccessPolicy policy;
 
-  public RepoNamespaces(RepoStore repos, OrgStore orgs, RepoTablePointers pointers,
+  public RepoNamespaces(RepoStore repos, OrgStore orgs, RepoVersions versions,
       IcechunkRepositories icechunk, AccessPolicy policy) {
     this.repos = repos;
     this.orgs = orgs;
-    this.pointers = pointers;
+    this.versions = versions;
     this.icechunk = icechunk;
     this.policy = policy;
   }
@@ -50,7 +50,7 @@ public final class RepoNamespaces {
           BucketConfig bucket = bucketOf(repo);
           try {
             return Optional.of(new RepoNamespace(repo, bucket, namespace,
-                pointers.read(bucket, repo.location().path(), name.ref())));
+                versions.read(bucket, repo.location().path(), name.ref())));
           } catch (RepoContentNotFoundException e) {
             return Optional.empty();
           }

@@ -86,7 +86,7 @@ public abstract class PersistenceContracts {
   }
 
   @Nested
-  class MetadataPointers extends MetadataPointersContract {
+  class MetadataPointers extends CatalogRowPointersContract {
     @Override
     protected PersistencePorts ports() {
       return backend;

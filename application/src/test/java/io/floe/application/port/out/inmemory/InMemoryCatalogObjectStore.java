@@ -93,21 +93,45 @@ public final class InMemoryCatalogObjectStore implements CatalogObjectStore, Met
   }
 
   @Override
-  public boolean swap(UUID objectId, String expectedLocation, String newLocation, Instant now) {
-    return db.statement(() -> db.objects.get(objectId)
-        .filter(object -> object.metadataLocation().equals(expectedLocation))
-        .map(object -> {
-          db.objects.put(objectId, new CatalogObject(object.id(), object.namespaceId(),
-              object.name(), object.kind(), newLocation, object.location(),
-              object.hasStorageOverride(), object.createdAt(), now));
-          return true;
-        })
-        .orElse(false));
+  public Optional<String> current(Key key) {
+    UUID objectId = row(key);
+    return db.statement(() -> db.objects.get(objectId).map(CatalogObject::metadataLocation));
   }
 
   @Override
-  public void lockForCommit(Collection<UUID> objectIds) {
+  public boolean swap(List<Move> moves, Instant now) {
+    return db.statement(() -> {
+      for (Move move : moves) {
+        Optional<CatalogObject> object = db.objects.get(row(move.key()));
+        if (move.expected().isEmpty()) {
+          throw new IllegalArgumentException("a catalog row comes into being with its entry");
+        }
+        if (object.isEmpty()
+            || !object.get().metadataLocation().equals(move.expected().get())) {
+          return false;
+        }
+      }
+      for (Move move : moves) {
+        CatalogObject object = db.objects.get(row(move.key())).orElseThrow();
+        db.objects.put(object.id(), new CatalogObject(object.id(), object.namespaceId(),
+            object.name(), object.kind(), move.next(), object.location(),
+            object.hasStorageOverride(), object.createdAt(), now));
+      }
+      return true;
+    });
+  }
+
+  @Override
+  public void lockForCommit(Collection<Key> keys) {
+    keys.forEach(InMemoryCatalogObjectStore::row);
     // A transaction holds the whole database already.
+  }
+
+  private static UUID row(Key key) {
+    if (!(key instanceof Row row)) {
+      throw new IllegalArgumentException("the catalog keeps rows' pointers, not " + key);
+    }
+    return row.objectId();
   }
 
   @Override

@@ -1,8 +1,0 @@
-package io.floe.adapters.icechunk;
-
-/** A repository, object, ref or node that was asked for does not exist. */
-public class IcechunkNotFoundException extends IcechunkException {
-  public IcechunkNotFoundException(String message) {
-    super(message);
-  }
-}
