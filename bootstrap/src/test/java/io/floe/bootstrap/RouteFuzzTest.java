@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every route the router holds, sent malformed path segments, headers, query strings and bodies
@@ -39,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * model of their API, no internals in a message, and a refused request changes no row of the
  * database and no file of the bucket.
  */
+@FloeServerTest
 class RouteFuzzTest {
   private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
   private static final Set<String> READS = Set.of("GET", "HEAD");
@@ -51,7 +50,6 @@ class RouteFuzzTest {
   private static final Pattern S3_ERROR = Pattern.compile(
       "^<\\?xml[^>]*>\\s*<Error><Code>[A-Za-z]+</Code><Message>[^<]+</Message></Error>\\s*$");
 
-  @TempDir static Path directory;
   private static TestFloe floe;
   private static RawHttp http;
   private static StoredState.Camera camera;
@@ -66,22 +64,20 @@ class RouteFuzzTest {
   private static int fixtures;
 
   @BeforeAll
-  static void start() throws IOException {
+  static void start(TestFloe shared) throws IOException {
     // The server's own cleanup pass (it purges what was deleted) must not change rows between a
     // request and the snapshot that judges it: it does not run during the test.
-    floe = TestFloe.start(directory,
-        settings -> settings.withFirstCleanupAfter(Duration.ofDays(1)));
+    floe = shared;
     http = new RawHttp(floe.server().port());
-    camera = new StoredState.Camera(floe.server().database());
-    operatorToken = Files.readString(floe.server().settings().adminTokenFile()).strip();
-    operatorId = floe.server().database().dsl().fetchOne("select m.principal_id::text"
+    camera = new StoredState.Camera(floe.database());
+    operatorToken = Files.readString(floe.settings().adminTokenFile()).strip();
+    operatorId = floe.database().dsl().fetchOne("select m.principal_id::text"
         + " from memberships m join orgs o on o.id = m.org_id where o.name = ?",
-        floe.server().settings().org().value()).get(0, String.class);
+        floe.settings().org().value()).get(0, String.class);
   }
 
   @AfterAll
   static void stop() throws IOException {
-    floe.close();
     REPORT.add(String.format("%d requests: %d s answering, %d s taking snapshots; %d fixtures",
         requests, requestNanos / 1_000_000_000, snapshotNanos / 1_000_000_000, fixtures));
     // Every problem of every route, where the assertion messages cut them short.
@@ -91,7 +87,7 @@ class RouteFuzzTest {
 
   @TestFactory
   Stream<DynamicTest> everyRouteRefusesMalformedInputCleanly() {
-    List<Route> routes = floe.server().routes();
+    List<Route> routes = floe.routes();
     assertThat(routes).hasSizeGreaterThan(60);
     // Reads first: they change nothing, so they share one fixture.
     return routes.stream().sorted(Comparator.comparing(route -> !READS.contains(route.method())))
@@ -238,7 +234,7 @@ class RouteFuzzTest {
     }
 
     private void otherMethods() {
-      TreeSet<String> registered = floe.server().routes().stream()
+      TreeSet<String> registered = floe.routes().stream()
           .filter(other -> other.path().equals(route.path())).map(Route::method)
           .collect(Collectors.toCollection(TreeSet::new));
       if (!registered.first().equals(route.method())) {
@@ -377,7 +373,7 @@ class RouteFuzzTest {
     }
     fixtures++;
     TestFloe.Org org = floe.newOrg();
-    floe.server().database().dsl().execute("insert into memberships (org_id, principal_id, role)"
+    floe.database().dsl().execute("insert into memberships (org_id, principal_id, role)"
         + " select id, ?::uuid, 'ADMIN' from orgs where name = ?", operatorId, org.warehouse());
     Map<String, String> values = new LinkedHashMap<>();
     values.put("now", Long.toString(Instant.now().toEpochMilli()));
@@ -406,7 +402,7 @@ class RouteFuzzTest {
     values.put("token", access.admin().post(base + "/tokens", Map.of("principal_id", ada))
         .body().path("id").asText());
     values.put("grant", access.grant(ada, "sales", null, "read"));
-    fixture = new Fixture(org.warehouse(), directory.resolve("buckets").resolve(org.warehouse()),
+    fixture = new Fixture(org.warehouse(), floe.bucketDirectory(org),
         values);
     fixtureState = camera.take(fixture.storage());
     return fixture;
