@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.adapters.persistence.Database;
 import io.floe.adapters.rest.FloeHttpServer;
+import io.floe.adapters.storage.local.LocalPaths;
 import io.floe.application.port.out.LifecycleProbe;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -114,6 +115,8 @@ final class TestFloe implements AutoCloseable {
    * bucket}; returns its name and admin token.
    */
   static Org createOrg(int port, Org operators, String name, Path bucket) {
+    // Prepared as the server prepares its own directories (0750), as an operator would.
+    LocalPaths.createDirectories(bucket);
     ManagementApi.Reply created = new ManagementApi(port, operators.token()).post("/orgs",
         Map.of("name", name, "default_bucket", Map.of("platform", "local",
             "name", bucket.toString(), "auth", Map.of("method", "none"))));
