@@ -109,6 +109,9 @@ record Adapters(
     JooqPrincipalStore principalRows = new JooqPrincipalStore(database);
     TokenUseRecorder tokenUses = started.push(new TokenUseRecorder(principalRows::touchTokens));
     OrgStore orgs = new CachingOrgStore(new JooqOrgStore(database, cipher), invalidations);
+    PrincipalStore principals =
+        new CachingPrincipalStore(principalRows, invalidations, tokenUses);
+    GrantStore grants = new CachingGrantStore(new JooqGrantStore(database), invalidations);
     CachingNamespaceStore namespaces = new CachingNamespaceStore(
         new JooqNamespaceStore(database), invalidations);
     // Pointers too, while this is the only server on the database: it hears of every write first.
@@ -116,6 +119,7 @@ record Adapters(
         new JooqCatalogObjectStore(database, cipher, invalidations.pointers());
     CatalogObjectStore objects = new CachingCatalogObjectStore(pointers, namespaces, orgs,
         invalidations.pointers());
+    // Once every cache is registered with the invalidations: the metrics list them then.
     metrics.bindCaches(invalidations);
     Optional<OidcSettings> oidc = settings.oidc();
     return new Adapters(
@@ -125,8 +129,8 @@ record Adapters(
         new LocalPaths(),
         new SecureRandomIdGenerator(),
         orgs,
-        new CachingPrincipalStore(principalRows, invalidations, tokenUses),
-        new CachingGrantStore(new JooqGrantStore(database), invalidations),
+        principals,
+        grants,
         namespaces,
         pointers,
         objects,
