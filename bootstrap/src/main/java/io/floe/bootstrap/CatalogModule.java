@@ -1,8 +1,8 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.rest.iceberg.TableUseCases;
 import io.floe.adapters.rest.iceberg.ViewUseCases;
+import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.iceberg.replay.ChangeReplay;
 import io.floe.application.port.out.CatalogObjectStore;

@@ -1,5 +1,6 @@
 package io.floe.bootstrap;
 
+import io.floe.adapters.persistence.JooqNamespaceLifecycleStore;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.port.out.SoftDeleteStore;
 import io.floe.application.security.AccessPolicy;
@@ -14,7 +15,6 @@ import io.floe.application.service.lifecycle.PrefixOwnerCreation;
 import io.floe.application.service.lifecycle.RepoCleanupSteps;
 import io.floe.application.service.lifecycle.SoftDeleteCleanup;
 import io.floe.application.service.lifecycle.SoftDeletion;
-import io.floe.adapters.persistence.JooqNamespaceLifecycleStore;
 import io.floe.domain.Namespace;
 import io.floe.domain.Repo;
 import java.time.Clock;
