@@ -64,13 +64,13 @@ record Adapters(
     PrincipalStore principals,
     GrantStore grants,
     NamespaceStore namespaces,
-    /* The pointer rows beneath {@code objects}: the one committer moves them. */
+    // The pointer rows beneath objects: the one committer moves them.
     JooqCatalogObjectStore pointers,
     CatalogObjectStore objects,
     JooqIdentityDirectory identities,
     JooqOrgMembershipDirectory orgMemberships,
     JooqWebSessionStore webSessions,
-    /* Tokens of the identity provider API callers bring, and those of its browser sign-in. */
+    // Tokens of the identity provider API callers bring, and those of its browser sign-in.
     IdentityTokens apiIdentityTokens,
     IdentityTokens browserIdentityTokens,
     JooqAuditLog auditLog,
