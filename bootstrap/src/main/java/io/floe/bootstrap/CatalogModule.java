@@ -2,15 +2,11 @@ package io.floe.bootstrap;
 
 import io.floe.adapters.rest.iceberg.TableUseCases;
 import io.floe.adapters.rest.iceberg.ViewUseCases;
+import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.iceberg.replay.ChangeReplay;
 import io.floe.application.port.out.CatalogObjectStore;
-import io.floe.application.port.out.CommitEvents;
-import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.IdGenerator;
-import io.floe.application.port.out.MetadataPointers;
-import io.floe.application.port.out.RequestSigner;
-import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.catalog.CatalogCommitter;
 import io.floe.application.service.catalog.CatalogEntries;
@@ -18,6 +14,7 @@ import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.CatalogObjectRenamer;
 import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
+import io.floe.application.service.lifecycle.PrefixClaimer;
 import io.floe.application.service.storage.StorageAccessService;
 import io.floe.application.service.storage.TableStorageAccess;
 import io.floe.application.service.table.CommitTableService;
@@ -52,18 +49,26 @@ final class CatalogModule {
   final ViewUseCases views;
   final TableStorageAccess storageAccess;
   final TableChanges tableChanges;
+  final MetadataFiles files;
+  final TablePlacement placement;
+  final CatalogLocator locator;
 
-  CatalogModule(CatalogObjectStore objects, MetadataPointers rows, RepoTablesModule repoTables,
-      CatalogLocator locator, AccessPolicy policy,
-      MetadataFiles files, TablePlacement placement, ChangePublisher publisher,
-      UnitOfWork unitOfWork, CredentialVendor vendor, RequestSigner signer, IdGenerator ids,
-      Clock clock, CommitEvents commitEvents) {
+  CatalogModule(Adapters adapters, Clock clock, AccessPolicy policy, ChangePublisher publisher,
+      PrefixClaimer claimer, RepoTablesModule repoTables) {
+    CatalogObjectStore objects = adapters.objects();
+    StorageAdapters storage = adapters.storage();
+    IdGenerator ids = adapters.ids();
+    this.files = new MetadataFiles(storage);
+    this.placement = new TablePlacement(adapters.orgs(), claimer, ids, storage);
+    this.locator = new CatalogLocator(adapters.orgs(), adapters.namespaces(), objects, policy,
+        repoTables.namespaces);
     CatalogEntries entries = new CatalogEntries(objects, clock);
     CatalogCommitter committer = new CatalogCommitter(
-        new PointerStores(rows, repoTables.branches), unitOfWork, publisher, clock, commitEvents);
+        new PointerStores(adapters.pointers(), repoTables.branches), adapters.database(),
+        publisher, clock, adapters.metrics());
     CatalogObjectRenamer renamer = new CatalogObjectRenamer(locator, objects, publisher, clock,
         policy);
-    this.storageAccess = new TableStorageAccess(vendor, signer, policy);
+    this.storageAccess = new TableStorageAccess(storage, storage, policy);
     this.tableChanges = new TableChanges(files, new ChangeReplay());
     TableCommits commits = new TableCommits(locator, policy, files, committer, publisher,
         tableChanges);
@@ -81,7 +86,7 @@ final class CatalogModule {
         new RenameTableService(locator, renamer),
         new RegisterTableService(locator, policy, files, entries, committer, publisher, ids),
         new ReportMetricsService(locator, policy),
-        new StorageAccessService(locator, policy, storageAccess, signer));
+        new StorageAccessService(locator, policy, storageAccess, storage));
     this.views = new ViewUseCases(
         new ListViewsService(locator, policy, objects),
         new CreateViewService(locator, policy, placement, files, entries, publisher, ids),

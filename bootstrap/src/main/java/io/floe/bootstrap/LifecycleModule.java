@@ -1,17 +1,7 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.persistence.jooq.Database;
-import io.floe.adapters.persistence.jooq.JooqDroppedTableClaimStore;
-import io.floe.adapters.persistence.jooq.JooqNameRegistry;
 import io.floe.adapters.persistence.jooq.JooqNamespaceLifecycleStore;
-import io.floe.adapters.persistence.jooq.JooqPendingCreationStore;
-import io.floe.adapters.persistence.jooq.JooqPrefixClaimStore;
-import io.floe.adapters.persistence.jooq.JooqSoftDeleteStore;
-import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.LifecycleProbe;
-import io.floe.application.port.out.NamespaceStore;
-import io.floe.application.port.out.OrgStore;
-import io.floe.application.port.out.ServerWideLocks;
 import io.floe.application.port.out.SoftDeleteStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.change.ChangePublisher;
@@ -36,6 +26,10 @@ import java.time.Duration;
  * removes what was deleted.
  */
 final class LifecycleModule {
+  /** How often the cleanup pass runs after the first one. */
+  private static final Duration CLEANUP_EVERY = Duration.ofHours(1);
+
+  final PrefixClaimer claimer;
   final OrgNames names;
   final PrefixOwnerCreation creation;
   final SoftDeletion deletion;
@@ -44,28 +38,36 @@ final class LifecycleModule {
   final JooqNamespaceLifecycleStore namespaceLifecycle;
   final CleanupPass cleanup;
 
-  LifecycleModule(Database database, OrgStore orgs, NamespaceStore namespaces,
-      PrefixClaimer claimer, BucketStorageProvider storage, Clock clock, AccessPolicy policy,
-      Duration recoveryPeriod, LifecycleProbe probe, ChangePublisher publisher,
-      ServerWideLocks locks) {
-    JooqNameRegistry registry = new JooqNameRegistry(database);
-    JooqPrefixClaimStore claims = new JooqPrefixClaimStore(database);
-    JooqPendingCreationStore pending = new JooqPendingCreationStore(database);
+  LifecycleModule(Adapters adapters, ServerSettings settings, Clock clock, LifecycleProbe probe,
+      AccessPolicy policy, ChangePublisher publisher) {
+    var database = adapters.database();
+    var registry = adapters.names();
+    var claims = adapters.prefixClaims();
+    var orgs = adapters.orgs();
+    var storage = adapters.storage();
+    this.claimer = new PrefixClaimer(orgs, claims, storage);
     this.names = new OrgNames(registry);
-    this.namespaceLifecycle = new JooqNamespaceLifecycleStore(database);
-    this.namespaceDeletes = JooqSoftDeleteStore.namespaces(database);
-    this.repoDeletes = JooqSoftDeleteStore.repos(database);
-    CreationRepair repair = new CreationRepair(pending, claims, registry, orgs, storage, database);
-    this.creation = new PrefixOwnerCreation(names, claimer, pending, repair, database, publisher,
-        probe);
-    this.deletion = new SoftDeletion(registry, clock, recoveryPeriod);
-    DroppedTablePrefixes droppedTables = new DroppedTablePrefixes(
-        new JooqDroppedTableClaimStore(database), namespaceLifecycle, claims, orgs, storage);
+    this.namespaceLifecycle = adapters.namespaceLifecycle();
+    this.namespaceDeletes = adapters.namespaceDeletes();
+    this.repoDeletes = adapters.repoDeletes();
+    CreationRepair repair = new CreationRepair(adapters.pendingCreations(), claims, registry,
+        orgs, storage, database);
+    this.creation = new PrefixOwnerCreation(names, claimer, adapters.pendingCreations(), repair,
+        database, publisher, probe);
+    this.deletion = new SoftDeletion(registry, clock, settings.namespaceRecoveryPeriod());
+    DroppedTablePrefixes droppedTables = new DroppedTablePrefixes(adapters.droppedTableClaims(),
+        namespaceLifecycle, claims, orgs, storage);
     this.cleanup = new CleanupPass(repair,
         new SoftDeleteCleanup<>(namespaceDeletes, new NamespaceCleanupSteps(namespaceLifecycle,
-            namespaces, registry, claims, orgs, storage, droppedTables), database, clock, probe),
+            adapters.namespaces(), registry, claims, orgs, storage, droppedTables), database,
+            clock, probe),
         new SoftDeleteCleanup<>(repoDeletes,
             new RepoCleanupSteps(registry, claims, orgs, storage), database, clock, probe),
-        policy, clock, locks);
+        policy, clock, adapters.locks());
+  }
+
+  /** The hourly cleanup; its first pass also finishes whatever a crash left half done. */
+  CleanupScheduler scheduler(ServerSettings settings) {
+    return new CleanupScheduler(cleanup, settings.firstCleanupAfter(), CLEANUP_EVERY);
   }
 }

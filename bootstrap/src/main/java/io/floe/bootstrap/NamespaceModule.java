@@ -1,13 +1,10 @@
 package io.floe.bootstrap;
 
 import io.floe.adapters.persistence.jooq.Database;
-import io.floe.adapters.persistence.jooq.JooqNamespaceDirectory;
 import io.floe.adapters.rest.management.BucketRoutes;
 import io.floe.adapters.rest.management.NamespaceManagementRoutes;
 import io.floe.application.port.in.access.AuthenticateUseCase;
-import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.NamespaceStore;
-import io.floe.application.port.out.OrgStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.change.ChangePublisher;
@@ -16,8 +13,6 @@ import io.floe.application.service.namespace.NamespaceDeletion;
 import io.floe.application.service.namespace.NamespaceManagementService;
 import io.floe.application.service.namespace.NamespaceService;
 import io.floe.application.service.org.BucketManagementService;
-import io.floe.application.security.Operators;
-import io.floe.application.service.org.LocalBucketPlacement;
 import io.floe.application.service.repo.tables.RepoNamespaces;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
@@ -34,22 +29,24 @@ final class NamespaceModule {
   final BucketManagementService buckets;
   private final LifecycleModule lifecycle;
 
-  NamespaceModule(Database database, OrgStore orgs, NamespaceStore namespaces,
-      LifecycleModule lifecycle, IdGenerator ids, Clock clock, AccessPolicy policy,
-      ChangePublisher publisher, Operators operators, LocalBucketPlacement localBuckets,
+  NamespaceModule(Adapters adapters, Clock clock, AccessModule access,
+      ChangePublisher publisher, LifecycleModule lifecycle, OrgModule orgs,
       CatalogLocator locator, RepoNamespaces repoNamespaces) {
     this.lifecycle = lifecycle;
-    NamespaceCreation creation = new NamespaceCreation(orgs, namespaces, lifecycle.creation, ids,
-        clock, policy);
+    Database database = adapters.database();
+    NamespaceStore namespaces = adapters.namespaces();
+    AccessPolicy policy = access.policy;
+    NamespaceCreation creation = new NamespaceCreation(adapters.orgs(), namespaces,
+        lifecycle.creation, adapters.ids(), clock, policy);
     NamespaceDeletion deletion = new NamespaceDeletion(namespaces, lifecycle.namespaceLifecycle,
         lifecycle.namespaceDeletes, lifecycle.deletion, database, clock, policy, publisher);
     this.icebergNamespaces = new NamespaceService(namespaces, creation, deletion, database, clock,
         policy, publisher, locator, repoNamespaces);
     this.management = new NamespaceManagementService(creation, deletion,
-        new JooqNamespaceDirectory(database), lifecycle.namespaceLifecycle, database, clock,
-        policy, publisher);
-    this.buckets = new BucketManagementService(orgs, database, ids, policy, publisher, operators,
-        localBuckets);
+        adapters.namespaceDirectory(), lifecycle.namespaceLifecycle, database, clock, policy,
+        publisher);
+    this.buckets = new BucketManagementService(adapters.orgs(), database, adapters.ids(), policy,
+        publisher, access.operators, orgs.localBuckets);
   }
 
   /** The routes; the on-demand cleanup runs the whole pass, repos included. */

@@ -1,18 +1,11 @@
 package io.floe.bootstrap;
 
-import io.floe.adapters.icechunk.port.BucketRepoReachability;
-import io.floe.adapters.persistence.jooq.Database;
 import io.floe.adapters.persistence.jooq.JooqRepoStore;
 import io.floe.adapters.rest.management.ArraylakeRepoRoutes;
 import io.floe.adapters.rest.management.RepoRoutes;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.org.BucketManagementUseCase;
-import io.floe.application.port.out.BucketStorageProvider;
-import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.IcechunkRepositories;
-import io.floe.application.port.out.IdGenerator;
-import io.floe.application.port.out.MetadataFileIoProvider;
-import io.floe.application.port.out.OrgStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.repo.OrgRepos;
@@ -39,21 +32,20 @@ final class RepoModule {
   final RepoDescriptionService descriptions;
   final RepoGarbageCollectionService garbage;
 
-  RepoModule(Database database, OrgStore orgs, LifecycleModule lifecycle,
-      BucketStorageProvider storage, CredentialVendor credentials, MetadataFileIoProvider fileIo,
-      IdGenerator ids, Clock clock, AccessPolicy policy, ChangePublisher publisher,
-      IcechunkRepositories icechunk) {
-    JooqRepoStore store = new JooqRepoStore(database);
-    OrgRepos orgRepos = new OrgRepos(orgs, store, policy);
-    this.lifecycle = new RepoLifecycleService(orgRepos, orgs, store, lifecycle.repoDeletes,
-        lifecycle.creation, lifecycle.deletion, lifecycle.names, icechunk, database, ids, clock,
-        policy, publisher);
+  RepoModule(Adapters adapters, Clock clock, AccessPolicy policy, ChangePublisher publisher,
+      LifecycleModule lifecycle) {
+    JooqRepoStore store = adapters.repos();
+    IcechunkRepositories icechunk = adapters.icechunk();
+    OrgRepos orgRepos = new OrgRepos(adapters.orgs(), store, policy);
+    this.lifecycle = new RepoLifecycleService(orgRepos, adapters.orgs(), store,
+        lifecycle.repoDeletes, lifecycle.creation, lifecycle.deletion, lifecycle.names, icechunk,
+        adapters.database(), adapters.ids(), clock, policy, publisher);
     this.directory = new RepoDirectoryService(orgRepos, store, policy, clock);
     this.browsing = new RepoBrowsingService(orgRepos, icechunk);
-    this.opening = new RepoOpeningService(directory, credentials);
+    this.opening = new RepoOpeningService(directory, adapters.storage());
     this.descriptions = new RepoDescriptionService(directory, store, publisher);
-    this.garbage = new RepoGarbageCollectionService(orgRepos, policy,
-        new BucketRepoReachability(storage), fileIo, storage, publisher, clock);
+    this.garbage = new RepoGarbageCollectionService(orgRepos, policy, adapters.repoReachability(),
+        adapters.storage(), adapters.storage(), publisher, clock);
   }
 
   /**

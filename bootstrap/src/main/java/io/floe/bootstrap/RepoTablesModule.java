@@ -1,13 +1,8 @@
 package io.floe.bootstrap;
 
 import io.floe.adapters.icechunk.port.BucketRepoTablePointers;
-import io.floe.adapters.persistence.jooq.Database;
-import io.floe.adapters.persistence.jooq.JooqRepoStore;
 import io.floe.adapters.persistence.jooq.PostgresRepoCommitLocks;
-import io.floe.application.port.out.BucketStorageProvider;
-import io.floe.application.port.out.IcechunkRepositories;
 import io.floe.application.port.out.MetadataPointers;
-import io.floe.application.port.out.OrgStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.repo.tables.RepoNamespaces;
 
@@ -20,12 +15,11 @@ final class RepoTablesModule {
   final RepoNamespaces namespaces;
   final MetadataPointers branches;
 
-  RepoTablesModule(Database database, OrgStore orgs, BucketStorageProvider storage,
-      IcechunkRepositories icechunk, AccessPolicy policy) {
-    BucketRepoTablePointers repoTables = new BucketRepoTablePointers(storage,
-        new PostgresRepoCommitLocks(database), database);
+  RepoTablesModule(Adapters adapters, AccessPolicy policy) {
+    BucketRepoTablePointers repoTables = new BucketRepoTablePointers(adapters.storage(),
+        new PostgresRepoCommitLocks(adapters.database()), adapters.database());
     this.branches = repoTables;
-    this.namespaces = new RepoNamespaces(new JooqRepoStore(database), orgs, repoTables, icechunk,
-        policy);
+    this.namespaces = new RepoNamespaces(adapters.repos(), adapters.orgs(), repoTables,
+        adapters.icechunk(), policy);
   }
 }

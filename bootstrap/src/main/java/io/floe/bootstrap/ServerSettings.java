@@ -90,53 +90,14 @@ public record ServerSettings(
         List.of(), SecretKeySettings.defaults());
   }
 
-  public ServerSettings withPort(int newPort) {
-    return new ServerSettings(bind, newPort, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter);
-  }
-
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter);
   }
 
-  public ServerSettings withNamespaceRecoveryPeriod(Duration period) {
-    return new ServerSettings(bind, port, dataDir, org, database, period, idempotencyLifetime,
-        bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter);
-  }
-
-  public ServerSettings withOrg(OrgName newOrg) {
-    return new ServerSettings(bind, port, dataDir, newOrg, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter);
-  }
-
-  public ServerSettings withBootstrapToken(String token) {
-    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, Optional.of(token), oidc, localBucketRoots, secretKey,
-        firstCleanupAfter);
-  }
-
   public ServerSettings withSecretKey(SecretKeySettings keys) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys, firstCleanupAfter);
-  }
-
-  public ServerSettings withOidc(OidcSettings settings) {
-    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, Optional.of(settings), localBucketRoots, secretKey,
-        firstCleanupAfter);
-  }
-
-  /** The directories local buckets may be placed beneath; replaces the default. */
-  /** Settings whose first cleanup pass runs {@code after} the start, not a minute after. */
-  public ServerSettings withFirstCleanupAfter(Duration after) {
-    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, after);
-  }
-
-  public ServerSettings withLocalBucketRoots(List<Path> roots) {
-    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, roots, secretKey, firstCleanupAfter);
   }
 
   public Path adminTokenFile() {

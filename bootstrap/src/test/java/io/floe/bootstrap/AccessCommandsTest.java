@@ -6,25 +6,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
  * {@code floe principals|teams|tokens|grants ...} against a running server: from the admin token
  * to a read-only user, as an admin would type it.
  */
+@FloeServerTest
 class AccessCommandsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir static Path directory;
   private static TestFloe floe;
   private static TestFloe.Org org;
 
@@ -39,15 +36,10 @@ class AccessCommandsTest {
   }
 
   @BeforeAll
-  static void start() {
-    floe = TestFloe.start(directory);
+  static void start(TestFloe shared) {
+    floe = shared;
     org = floe.newOrg();
     floe.catalog(org, Map.of()).createNamespace(Namespace.of("reports"));
-  }
-
-  @AfterAll
-  static void stop() {
-    floe.close();
   }
 
   @Test

@@ -3,7 +3,6 @@ package io.floe.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,35 +11,28 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Grants at namespace and table grain, through teams, and public namespaces, as engines see them
  * over the Iceberg REST API: what is not granted does not exist, what is readable but not
  * writable is a 403.
  */
+@FloeServerTest
 class AccessControlTest {
   private static final Schema SCHEMA =
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
 
-  @TempDir static Path directory;
   private static TestFloe floe;
   private TestFloe.Org org;
   private OrgAccess access;
   private RESTCatalog admin;
 
   @BeforeAll
-  static void start() {
-    floe = TestFloe.start(directory);
-  }
-
-  @AfterAll
-  static void stop() {
-    floe.close();
+  static void start(TestFloe shared) {
+    floe = shared;
   }
 
   @BeforeEach

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.floe.domain.OrgName;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,10 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,27 +24,22 @@ import org.junit.jupiter.api.io.TempDir;
  * namespace methods, its pyiceberg catalog, and its {@code al iceberg namespace|table} commands.
  * A missing virtualenv fails these tests; {@code -Dfloe.skipPythonClients=true} skips them.
  */
+@FloeServerTest(recoverable = true)
 class ArraylakeClientTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir
   static Path directory;
-  static FloeServer server;
+  static TestFloe floe;
   /** Each test has an org of its own; this is the admin token of each. */
   static final Map<String, String> TOKENS = new java.util.HashMap<>();
 
   @BeforeAll
-  static void startServer() {
-    server = FloeServer.start(ServerSettings.defaults(directory.resolve("data")).withPort(0));
+  static void startServer(TestFloe shared) {
+    floe = shared;
     for (String org : List.of("client-org", "cli-org")) {
-      server.provisionOrg(new OrgName(org), directory.resolve("buckets").resolve(org),
-          Optional.empty(), secret -> TOKENS.put(org, secret));
+      TOKENS.put(org, floe.newOrg(org).token());
     }
-  }
-
-  @AfterAll
-  static void stopServer() {
-    server.close();
   }
 
   @Test
@@ -125,7 +117,7 @@ class ArraylakeClientTest {
   }
 
   private static void createTable(String org, String namespace, String table) {
-    ManagementApi.Reply reply = new ManagementApi(server.port(), TOKENS.get(org)).post(
+    ManagementApi.Reply reply = new ManagementApi(floe.port(), TOKENS.get(org)).post(
         "/iceberg/v1/" + org + "/namespaces/" + namespace + "/tables", Map.of("name", table,
             "schema", Map.of("type", "struct", "schema-id", 0, "fields", List.of(Map.of(
                 "id", 1, "name", "x", "required", false, "type", "long")))));
@@ -180,7 +172,7 @@ class ArraylakeClientTest {
   }
 
   private static String serviceUri() {
-    return "http://127.0.0.1:" + server.port();
+    return "http://127.0.0.1:" + floe.port();
   }
 
   private static boolean skipped() {

@@ -8,7 +8,6 @@ import java.io.StringWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,36 +18,29 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The audit log over HTTP, as an org admin reads it: every successful change in order with who,
  * what and which request; nothing for a refused or failed change; stable keyset pages; filters;
  * 400 for a malformed filter and 403 for members who are not admins.
  */
+@FloeServerTest
 class AuditLogTest {
   private static final Schema SCHEMA =
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
   private static final String BUCKET_SECRET = "wJalrXUtnFEMI-K7MDENG-bPxRfiCYEXAMPLEKEY";
 
-  @TempDir static Path directory;
   private static TestFloe floe;
   private TestFloe.Org org;
   private OrgAccess access;
   private ManagementApi admin;
 
   @BeforeAll
-  static void start() {
-    floe = TestFloe.start(directory);
-  }
-
-  @AfterAll
-  static void stop() {
-    floe.close();
+  static void start(TestFloe shared) {
+    floe = shared;
   }
 
   @BeforeEach
@@ -291,7 +283,7 @@ class AuditLogTest {
   @Test
   void operatorsChangesAreRecordedInTheBootstrapOrg() throws Exception {
     ManagementApi operator = new ManagementApi(floe.server().port(),
-        Files.readString(floe.server().settings().adminTokenFile()).strip());
+        Files.readString(floe.settings().adminTokenFile()).strip());
     String name = "audited-" + org.warehouse();
     assertThat(operator.post("/orgs", Map.of("name", name)).status()).isEqualTo(201);
     assertThat(operator.patch("/orgs/" + name, Map.of("iceberg_enabled", false)).status())

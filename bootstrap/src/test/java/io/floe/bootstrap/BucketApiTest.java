@@ -3,36 +3,21 @@ package io.floe.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.floe.domain.OrgName;
-import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** An org's bucket configurations over HTTP: one default, secrets never shown, used ones kept. */
+@FloeServerTest(recoverable = true)
 class BucketApiTest {
-  @TempDir
-  static Path directory;
-  static FloeServer server;
+  static TestFloe floe;
   static ManagementApi api;
 
   @BeforeAll
-  static void startServer() {
-    server = FloeServer.start(ServerSettings.defaults(directory.resolve("data")).withPort(0));
-    AtomicReference<String> token = new AtomicReference<>();
-    server.provisionOrg(new OrgName("buckets"), directory.resolve("buckets/default"),
-        Optional.empty(), token::set);
-    api = new ManagementApi(server.port(), token.get());
-  }
-
-  @AfterAll
-  static void stopServer() {
-    server.close();
+  static void startServer(TestFloe shared) {
+    floe = shared;
+    api = new ManagementApi(floe.port(), floe.newOrg("buckets").token());
   }
 
   @Test
@@ -83,8 +68,7 @@ class BucketApiTest {
     // Moving a local bucket is for operators only; not even they move one that is in use.
     assertThat(api.patch("/orgs/buckets/buckets/default", Map.of("prefix", "elsewhere"))
         .status()).isEqualTo(403);
-    ManagementApi operator = new ManagementApi(server.port(),
-        java.nio.file.Files.readString(server.settings().adminTokenFile()).strip());
+    ManagementApi operator = new ManagementApi(floe.port(), floe.operators().token());
     operator.post("/orgs/my-org/iceberg/namespaces", Map.of("name", "pinned"));
     assertThat(operator.patch("/orgs/my-org/buckets/default", Map.of("prefix", "elsewhere"))
         .status()).isEqualTo(409);

@@ -30,12 +30,12 @@ public final class CompatibilityKitServer implements LauncherSessionListener {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    ServerSettings settings = ServerSettings.defaults(directory)
-        .withPort(Integer.parseInt(port))
-        .withOrg(new OrgName(System.getProperty("floe.rck.warehouse")))
-        .withBootstrapToken(System.getProperty("floe.rck.token"))
+    ServerSettings settings = TestSettings.defaults(directory)
+        .port(Integer.parseInt(port))
+        .org(new OrgName(System.getProperty("floe.rck.warehouse")))
+        .bootstrapToken(System.getProperty("floe.rck.token"))
         // The kit drops and re-creates the same namespaces between tests.
-        .withNamespaceRecoveryPeriod(Duration.ZERO);
+        .namespaceRecoveryPeriod(Duration.ZERO).build();
     server = FloeServer.start(settings);
     // Not every test runner closes its launcher session; never leave the server running.
     Runtime.getRuntime().addShutdownHook(new Thread(this::stop));

@@ -46,7 +46,7 @@ class EmbeddedPostgresUpgradeTest {
     assumeTrue(bundle("Linux", "x86_64") != null && System.getProperty("os.name")
         .startsWith("Linux") && System.getProperty("os.arch").equals("amd64"),
         "PostgreSQL 14 is carried for Linux x86_64 only");
-    ServerSettings embedded = ServerSettings.defaults(dataDir).withPort(0);
+    ServerSettings embedded = TestSettings.defaults(dataDir).build();
     String admin;
     String adaToken;
     String metadataLocation;

@@ -10,32 +10,24 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The HTTP surface as any client sees it: health, auth, config, errors in the Iceberg model. */
+@FloeServerTest
 class HttpApiTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-  @TempDir static Path directory;
   private static TestFloe floe;
   private static TestFloe.Org org;
 
   @BeforeAll
-  static void start() {
-    floe = TestFloe.start(directory);
+  static void start(TestFloe shared) {
+    floe = shared;
     org = floe.newOrg();
-  }
-
-  @AfterAll
-  static void stop() {
-    floe.close();
   }
 
   @Test

@@ -16,7 +16,6 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +27,7 @@ import picocli.CommandLine;
  * beneath the roots the operator configured, never sharing, containing or inside another local
  * bucket (of any org, links followed), and what Floe writes in them is not world-readable.
  */
+@FloeServerTest
 class LocalBucketPlacementTest {
   @TempDir
   static Path directory;
@@ -38,13 +38,8 @@ class LocalBucketPlacementTest {
   private ManagementApi operator;
 
   @BeforeAll
-  static void start() {
-    floe = TestFloe.start(directory);
-  }
-
-  @AfterAll
-  static void stop() {
-    floe.close();
+  static void start(TestFloe shared) {
+    floe = shared;
   }
 
   @BeforeEach
@@ -85,7 +80,7 @@ class LocalBucketPlacementTest {
     Path link = floe.localBucketDirectory("link-" + org.warehouse());
     Files.createSymbolicLink(link, outsideRoots);
     for (Path target : List.of(outsideRoots, Path.of("/etc/floe-" + org.warehouse()),
-        link, link.resolve("lake"), directory.resolve("buckets"))) {
+        link, link.resolve("lake"), floe.directory().resolve("buckets"))) {
       ManagementApi.Reply refused = operator.post(buckets(operatorOrg()), local("x", target));
       assertThat(refused.status()).as(target + ": " + refused.body()).isEqualTo(403);
       assertThat(refused.detail()).contains("--local-bucket-root");
@@ -171,7 +166,7 @@ class LocalBucketPlacementTest {
     assertThat(defaults.localBucketRoots()).containsExactly(Path.of("/srv/floe/buckets"));
     for (Path bad : List.of(Path.of("/srv"), Path.of("/srv/floe"),
         Path.of("/srv/floe/postgres/base"))) {
-      assertThatThrownBy(() -> defaults.withLocalBucketRoots(List.of(bad)))
+      assertThatThrownBy(() -> TestSettings.from(defaults).localBucketRoots(List.of(bad)).build())
           .isInstanceOf(IllegalArgumentException.class);
     }
   }

@@ -17,53 +17,49 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /** {@code floe serve --log-format json}: one JSON object per line, a request's lines with its id. */
+@FloeServerTest
 class LogFormatTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Test
-  void jsonLinesCarryTheRequestIdOfTheRequestTheyBelongTo(@TempDir Path directory)
-      throws Exception {
-    try (TestFloe floe = TestFloe.start(directory)) {
-      TestFloe.Org org = floe.newOrg();
-      PrintStream standardOut = System.out;
-      ByteArrayOutputStream captured = new ByteArrayOutputStream();
-      // The tests' logback configuration keeps Floe's loggers at WARN.
-      ch.qos.logback.classic.Logger accessLog = (ch.qos.logback.classic.Logger)
-          LoggerFactory.getLogger("io.floe.access");
-      ch.qos.logback.classic.Level level = accessLog.getLevel();
-      accessLog.setLevel(ch.qos.logback.classic.Level.INFO);
-      Encoder<ILoggingEvent> text = LogFormat.JSON.apply();
-      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-      try {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(floe.uri() + "/v1/" + org.warehouse() + "/namespaces"))
-            .header("Authorization", "Bearer " + org.token())
-            .header("X-Request-Id", "json-log-1").GET().build(),
-            HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).isEqualTo(200);
+  void jsonLinesCarryTheRequestIdOfTheRequestTheyBelongTo(TestFloe floe) throws Exception {
+    TestFloe.Org org = floe.newOrg();
+    PrintStream standardOut = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    // The tests' logback configuration keeps Floe's loggers at WARN.
+    ch.qos.logback.classic.Logger accessLog = (ch.qos.logback.classic.Logger)
+        LoggerFactory.getLogger("io.floe.access");
+    ch.qos.logback.classic.Level level = accessLog.getLevel();
+    accessLog.setLevel(ch.qos.logback.classic.Level.INFO);
+    Encoder<ILoggingEvent> text = LogFormat.JSON.apply();
+    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+              URI.create(floe.uri() + "/v1/" + org.warehouse() + "/namespaces"))
+          .header("Authorization", "Bearer " + org.token())
+          .header("X-Request-Id", "json-log-1").GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).isEqualTo(200);
 
-        JsonNode access = awaitLine(captured, line -> line.path("loggerName").asText()
-            .equals("io.floe.access")).orElseThrow(() -> new AssertionError(
-                "no JSON access-log line in: " + captured.toString(StandardCharsets.UTF_8)));
-        assertThat(access.path("level").asText()).isEqualTo("INFO");
-        assertThat(access.path("mdc").path("request_id").asText()).isEqualTo("json-log-1");
-        assertThat(access.path("formattedMessage").asText())
-            .startsWith("GET /iceberg/v1/{prefix}/namespaces 200 ");
-        assertThat(access.path("timestamp").asLong()).isPositive();
-      } finally {
-        System.setOut(standardOut);
-        LogFormat.restore(text);
-        accessLog.setLevel(level);
-      }
+      JsonNode access = awaitLine(captured, line -> line.path("loggerName").asText()
+          .equals("io.floe.access")).orElseThrow(() -> new AssertionError(
+              "no JSON access-log line in: " + captured.toString(StandardCharsets.UTF_8)));
+      assertThat(access.path("level").asText()).isEqualTo("INFO");
+      assertThat(access.path("mdc").path("request_id").asText()).isEqualTo("json-log-1");
+      assertThat(access.path("formattedMessage").asText())
+          .startsWith("GET /iceberg/v1/{prefix}/namespaces 200 ");
+      assertThat(access.path("timestamp").asLong()).isPositive();
+    } finally {
+      System.setOut(standardOut);
+      LogFormat.restore(text);
+      accessLog.setLevel(level);
     }
   }
 

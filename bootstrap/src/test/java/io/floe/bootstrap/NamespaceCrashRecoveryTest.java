@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.application.port.out.LifecycleProbe;
-import io.floe.domain.OrgName;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -13,7 +12,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -118,12 +116,15 @@ class NamespaceCrashRecoveryTest {
   }
 
   private void start(Duration clockOffset) {
-    server = FloeServer.start(ServerSettings.defaults(directory.resolve("data")).withPort(0),
-        Clock.offset(Clock.systemUTC(), clockOffset), probe);
+    // The default recovery period; the org's bucket lies beneath a root the server allows.
+    Path data = directory.resolve("data");
+    ServerSettings settings = TestSettings.defaults(data)
+        .localBucketRoots(List.of(data.resolve("buckets"), directory.resolve("buckets"))).build();
+    server = FloeServer.serve(Composition.build(settings,
+        Clock.offset(Clock.systemUTC(), clockOffset), probe));
     if (token == null) {
-      AtomicReference<String> issued = new AtomicReference<>();
-      server.provisionOrg(new OrgName(org), bucket(), Optional.empty(), issued::set);
-      token = issued.get();
+      token = TestFloe.createOrg(server.port(), TestFloe.operators(settings), org, bucket())
+          .token();
     }
     api = new ManagementApi(server.port(), token);
   }

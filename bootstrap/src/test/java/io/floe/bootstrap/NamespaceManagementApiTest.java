@@ -3,55 +3,43 @@ package io.floe.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.floe.domain.OrgName;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The namespace management API over HTTP against a real Floe with the default 7-day recovery
  * period: the model, the descriptive fields, the listings, and the lifecycle up to the cleanup.
  */
+@FloeServerTest(recoverable = true)
 class NamespaceManagementApiTest {
   private static final AtomicInteger ORGS = new AtomicInteger();
   private static final Map<String, Object> SCHEMA = Map.of("type", "struct", "schema-id", 0,
       "fields", List.of(Map.of("id", 1, "name", "station", "required", false, "type", "string")));
 
-  @TempDir
-  static Path directory;
-  static FloeServer server;
+  static TestFloe floe;
 
   String org;
   Path bucket;
   ManagementApi api;
 
   @BeforeAll
-  static void startServer() {
-    server = FloeServer.start(ServerSettings.defaults(directory.resolve("data")).withPort(0));
-  }
-
-  @AfterAll
-  static void stopServer() {
-    server.close();
+  static void startServer(TestFloe shared) {
+    floe = shared;
   }
 
   @BeforeEach
   void newOrg() {
-    org = "ns-" + ORGS.incrementAndGet();
-    bucket = directory.resolve("buckets").resolve(org);
-    AtomicReference<String> token = new AtomicReference<>();
-    server.provisionOrg(new OrgName(org), bucket, Optional.empty(), token::set);
-    api = new ManagementApi(server.port(), token.get());
+    TestFloe.Org created = floe.newOrg("ns-" + ORGS.incrementAndGet());
+    org = created.warehouse();
+    bucket = floe.bucketDirectory(created);
+    api = new ManagementApi(floe.port(), created.token());
   }
 
   @Test
@@ -149,7 +137,9 @@ class NamespaceManagementApiTest {
 
   @Test
   void anOrgWithoutIcebergIsRefusedWithA403() {
-    server.setIcebergEnabled(new OrgName(org), false);
+    ManagementApi operator = new ManagementApi(floe.port(), floe.operators().token());
+    assertThat(operator.patch("/orgs/" + org, Map.of("iceberg_enabled", false)).status())
+        .isEqualTo(200);
     ManagementApi.Reply refused = api.post(namespaces(), Map.of("name", "obs"));
     assertThat(refused.status()).isEqualTo(403);
     assertThat(refused.detail()).contains("Iceberg is not enabled");

@@ -12,21 +12,17 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code floe namespaces ...} and {@code floe tables ...} against a running server. */
+@FloeServerTest
 class NamespacesCommandTest {
-  @TempDir
-  static Path directory;
   static TestFloe floe;
 
   TestFloe.Org org;
@@ -34,13 +30,8 @@ class NamespacesCommandTest {
   record Run(int exitCode, String out, String err) {}
 
   @BeforeAll
-  static void startServer() {
-    floe = TestFloe.start(directory);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    floe.close();
+  static void startServer(TestFloe shared) {
+    floe = shared;
   }
 
   @BeforeEach

@@ -55,7 +55,7 @@ class OidcAuthenticationTest {
     });
     jwks.start();
     URI jwksUrl = URI.create("http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks.json");
-    floe = TestFloe.start(directory, settings -> settings.withOidc(
+    floe = TestFloe.start(directory, settings -> settings.oidc(
         new OidcSettings(ISSUER, jwksUrl, AUDIENCE, "email")));
     org = floe.newOrg();
     floe.catalog(org, Map.of()).createNamespace(Namespace.of("reports"));

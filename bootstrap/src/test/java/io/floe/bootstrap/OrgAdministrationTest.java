@@ -17,10 +17,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.rest.RESTCatalog;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -28,11 +26,10 @@ import picocli.CommandLine;
  * switch their Iceberg flag with {@code PATCH /orgs/{org}}, over HTTP and with {@code floe orgs
  * create|set-iceberg}; everyone else is refused.
  */
+@FloeServerTest
 class OrgAdministrationTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir
-  static Path directory;
   static TestFloe floe;
   static String operatorToken;
   static String bootstrapOrg;
@@ -40,15 +37,10 @@ class OrgAdministrationTest {
   record Run(int exitCode, String out, String err) {}
 
   @BeforeAll
-  static void startServer() throws Exception {
-    floe = TestFloe.start(directory);
-    operatorToken = Files.readString(floe.server().settings().adminTokenFile()).strip();
-    bootstrapOrg = floe.server().settings().org().value();
-  }
-
-  @AfterAll
-  static void stopServer() {
-    floe.close();
+  static void startServer(TestFloe shared) throws Exception {
+    floe = shared;
+    operatorToken = Files.readString(floe.settings().adminTokenFile()).strip();
+    bootstrapOrg = floe.settings().org().value();
   }
 
   private static ManagementApi api(String token) {
@@ -65,7 +57,7 @@ class OrgAdministrationTest {
     assertThat(body.path("iceberg_enabled").asBoolean()).isTrue();
     assertThat(body.path("default_bucket").path("platform").asText()).isEqualTo("local");
     assertThat(body.path("default_bucket").path("name").asText()).isEqualTo(
-        floe.server().settings().dataDir().resolve("buckets").resolve("org-b")
+        floe.settings().dataDir().resolve("buckets").resolve("org-b")
             .toAbsolutePath().toString());
     assertThat(body.path("admin").path("role").asText()).isEqualTo("admin");
     String tokenB = body.path("token").asText();

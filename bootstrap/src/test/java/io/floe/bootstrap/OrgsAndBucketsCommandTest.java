@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +23,7 @@ import picocli.CommandLine;
  * and {@code floe buckets} against a running server, with the connection taken from flags or from
  * the client's config file.
  */
+@FloeServerTest
 class OrgsAndBucketsCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -36,13 +36,8 @@ class OrgsAndBucketsCommandTest {
   record Run(int exitCode, String out, String err) {}
 
   @BeforeAll
-  static void startServer() {
-    floe = TestFloe.start(directory);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    floe.close();
+  static void startServer(TestFloe shared) {
+    floe = shared;
   }
 
   @BeforeEach

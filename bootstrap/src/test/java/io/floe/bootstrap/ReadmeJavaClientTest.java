@@ -19,12 +19,12 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README's Java block ("Connect your engine", Java), run as written against a Floe on its
  * defaults: only the catalog URI and the admin token are swapped for the running server's.
  */
+@FloeServerTest
 class ReadmeJavaClientTest {
   private static final Pattern JAVA_BLOCK =
       Pattern.compile("(?ms)^### Java\\b.*?^```java\\n(.*?)^```$");
@@ -34,43 +34,40 @@ class ReadmeJavaClientTest {
       Types.NestedField.optional(2, "kind", Types.StringType.get()));
 
   @Test
-  void theReadmeConfigurationCreatesCommitsAndLoadsTables(@TempDir Path dataDir) throws Exception {
-    ServerSettings settings = ServerSettings.defaults(dataDir).withPort(0);
-    try (FloeServer server = FloeServer.start(settings)) {
-      String block = readmeJavaBlock();
-      assertThat(block).contains("new RESTCatalog()", "catalog.setConf(new Configuration())",
-          "catalog.initialize(\"floe\", Map.of(");
-      Map<String, String> properties = properties(block);
-      assertThat(properties).containsOnlyKeys("uri", "warehouse", "token")
-          .containsEntry("uri", "http://127.0.0.1:8181/iceberg")
-          .containsEntry("token", "ema_...");
-      properties.put("uri", server.catalogUri());
-      properties.put("token", Files.readString(settings.adminTokenFile()).strip());
+  void theReadmeConfigurationCreatesCommitsAndLoadsTables(TestFloe floe) throws Exception {
+    String block = readmeJavaBlock();
+    assertThat(block).contains("new RESTCatalog()", "catalog.setConf(new Configuration())",
+        "catalog.initialize(\"floe\", Map.of(");
+    Map<String, String> properties = properties(block);
+    assertThat(properties).containsOnlyKeys("uri", "warehouse", "token")
+        .containsEntry("uri", "http://127.0.0.1:8181/iceberg")
+        .containsEntry("token", "ema_...");
+    properties.put("uri", floe.uri());
+    properties.put("token", floe.operators().token());
 
-      try (RESTCatalog catalog = new RESTCatalog()) {
-        catalog.setConf(new Configuration());
-        catalog.initialize("floe", Map.copyOf(properties));
+    try (RESTCatalog catalog = new RESTCatalog()) {
+      catalog.setConf(new Configuration());
+      catalog.initialize("floe", Map.copyOf(properties));
 
-        Namespace namespace = Namespace.of("java-tables");
-        catalog.createNamespace(namespace);
-        Table events = catalog.createTable(TableIdentifier.of(namespace, "events"), SCHEMA);
-        events.updateSchema().addColumn("note", Types.StringType.get()).commit();
-        events.updateProperties().set("owner", "readme").commit();
-        // A create transaction is a staged create, committed with its first change.
-        Transaction staged = catalog.buildTable(TableIdentifier.of(namespace, "staged"), SCHEMA)
-            .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("kind").build())
-            .createTransaction();
-        staged.updateProperties().set("stage", "one").commit();
-        staged.commitTransaction();
+      Namespace namespace = Namespace.of("java-tables");
+      catalog.createNamespace(namespace);
+      Table events = catalog.createTable(TableIdentifier.of(namespace, "events"), SCHEMA);
+      events.updateSchema().addColumn("note", Types.StringType.get()).commit();
+      events.updateProperties().set("owner", "readme").commit();
+      // A create transaction is a staged create, committed with its first change.
+      Transaction staged = catalog.buildTable(TableIdentifier.of(namespace, "staged"), SCHEMA)
+          .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("kind").build())
+          .createTransaction();
+      staged.updateProperties().set("stage", "one").commit();
+      staged.commitTransaction();
 
-        Table loaded = catalog.loadTable(TableIdentifier.of(namespace, "events"));
-        assertThat(loaded.schema().findField("note")).isNotNull();
-        assertThat(loaded.properties()).containsEntry("owner", "readme");
-        assertThat(catalog.loadTable(TableIdentifier.of(namespace, "staged")).properties())
-            .containsEntry("stage", "one");
-        assertThat(catalog.listTables(namespace)).containsExactlyInAnyOrder(
-            TableIdentifier.of(namespace, "events"), TableIdentifier.of(namespace, "staged"));
-      }
+      Table loaded = catalog.loadTable(TableIdentifier.of(namespace, "events"));
+      assertThat(loaded.schema().findField("note")).isNotNull();
+      assertThat(loaded.properties()).containsEntry("owner", "readme");
+      assertThat(catalog.loadTable(TableIdentifier.of(namespace, "staged")).properties())
+          .containsEntry("stage", "one");
+      assertThat(catalog.listTables(namespace)).containsExactlyInAnyOrder(
+          TableIdentifier.of(namespace, "events"), TableIdentifier.of(namespace, "staged"));
     }
   }
 

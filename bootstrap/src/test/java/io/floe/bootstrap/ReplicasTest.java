@@ -44,9 +44,9 @@ class ReplicasTest {
   void startTwoReplicas(@TempDir Path directory) throws IOException {
     DatabaseSettings database = ExternalDatabases.fresh();
     Path data = directory.resolve("data");
-    ServerSettings settings = ServerSettings.defaults(data).withPort(0)
-        .withDatabase(Optional.of(database))
-        .withLocalBucketRoots(List.of(data.resolve("buckets")));
+    ServerSettings settings = TestSettings.defaults(data)
+        .database(Optional.of(database))
+        .localBucketRoots(List.of(data.resolve("buckets"))).build();
     first = FloeServer.start(settings);
     second = FloeServer.start(settings);
     String token = Files.readString(settings.adminTokenFile()).strip();

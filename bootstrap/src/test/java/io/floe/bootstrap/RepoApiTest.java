@@ -4,53 +4,40 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.floe.domain.OrgName;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The repo management API over HTTP against a real Floe, whose soft-deleted names stay held for
  * the default recovery period (so that restore can be tried).
  */
+@FloeServerTest(recoverable = true)
 class RepoApiTest {
   private static final String INITIAL_SNAPSHOT = "1CECHNKREP0F1RSTCMT0";
   private static final AtomicInteger ORGS = new AtomicInteger();
 
-  @TempDir
-  static Path directory;
-  static FloeServer server;
+  static TestFloe floe;
 
   String org;
   ManagementApi api;
 
   @BeforeAll
-  static void startServer() {
-    server = FloeServer.start(ServerSettings.defaults(directory.resolve("data")).withPort(0));
-  }
-
-  @AfterAll
-  static void stopServer() {
-    server.close();
+  static void startServer(TestFloe shared) {
+    floe = shared;
   }
 
   @BeforeEach
   void newOrg() {
-    org = "repos-" + ORGS.incrementAndGet();
-    AtomicReference<String> token = new AtomicReference<>();
-    server.provisionOrg(new OrgName(org), directory.resolve("buckets").resolve(org),
-        Optional.empty(), token::set);
-    api = new ManagementApi(server.port(), token.get());
+    TestFloe.Org created = floe.newOrg("repos-" + ORGS.incrementAndGet());
+    org = created.warehouse();
+    api = new ManagementApi(floe.port(), created.token());
   }
 
   @Test
@@ -189,7 +176,7 @@ class RepoApiTest {
     assertThat(unknownRef.detail()).contains("nope");
     assertThat(api.get(repoPath("present") + "/log?limit=0").status()).isEqualTo(400);
     assertThat(api.get(repoPath("absent")).status()).isEqualTo(404);
-    assertThat(new ManagementApi(server.port(), "not-a-token").get("/orgs/" + org + "/repos")
+    assertThat(new ManagementApi(floe.port(), "not-a-token").get("/orgs/" + org + "/repos")
         .status()).isEqualTo(401);
     assertThat(api.get("/orgs/no-such-org/repos").status()).isEqualTo(404);
   }

@@ -39,12 +39,10 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -53,12 +51,12 @@ import picocli.CommandLine;
  * goes once it is older than the grace period (the files of a deleted branch's commit, the
  * metadata file of an abandoned replay, and the Icechunk objects of that commit).
  */
+@FloeServerTest
 class RepoGarbageCollectionTest {
   private static final Schema SCHEMA = new Schema(
       Types.NestedField.required(1, "granule", Types.StringType.get()));
   private static final TableIdentifier GRANULES = TableIdentifier.of("weather", "granules");
 
-  @TempDir static Path directory;
   private static TestFloe floe;
   private TestFloe.Org org;
   private RESTCatalog catalog;
@@ -71,13 +69,8 @@ class RepoGarbageCollectionTest {
   private Path abandonedReplay;
 
   @BeforeAll
-  static void start() {
-    floe = TestFloe.start(directory);
-  }
-
-  @AfterAll
-  static void stop() {
-    floe.close();
+  static void start(TestFloe shared) {
+    floe = shared;
   }
 
   /**

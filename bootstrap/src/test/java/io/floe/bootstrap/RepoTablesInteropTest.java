@@ -11,7 +11,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A repo whose table Python wrote by the icechest convention (icechunk for the pointers, PyIceberg
@@ -20,21 +19,20 @@ import org.junit.jupiter.api.io.TempDir;
  * Icechunk commit lands on top of it as one more Icechunk commit, which Python follows to the new
  * rows while the arrays keep Python's change.
  */
+@FloeServerTest
 class RepoTablesInteropTest {
-  @TempDir static Path directory;
   private static TestFloe floe;
 
   @BeforeAll
-  static void start() {
+  static void start(TestFloe shared) {
     assumeFalse(PythonClient.skipRequested(), "Python interop skipped on request");
-    floe = TestFloe.start(directory);
+    floe = shared;
   }
 
   @AfterAll
   static void stop() {
     if (floe != null) {
-      floe.close();
-    }
+      }
   }
 
   @Test

@@ -44,24 +44,22 @@ import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequestParser;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The tables a repo declares, served by the Iceberg REST catalog to Iceberg's Java client: a
  * repo is a namespace (the head of main), {@code repo@branch} another branch, {@code repo@tag} a
  * fixed version. Each table commit is one Icechunk commit moving that table's pointer.
  */
+@FloeServerTest
 class RepoTablesTest {
   private static final Schema SCHEMA = new Schema(
       Types.NestedField.required(1, "granule", Types.StringType.get()),
       Types.NestedField.optional(2, "rows", Types.LongType.get()));
 
-  @TempDir static Path directory;
   private static TestFloe floe;
   private TestFloe.Org org;
   private RESTCatalog catalog;
@@ -70,13 +68,8 @@ class RepoTablesTest {
   private Path repoDirectory;
 
   @BeforeAll
-  static void start() {
-    floe = TestFloe.start(directory);
-  }
-
-  @AfterAll
-  static void stop() {
-    floe.close();
+  static void start(TestFloe shared) {
+    floe = shared;
   }
 
   @BeforeEach

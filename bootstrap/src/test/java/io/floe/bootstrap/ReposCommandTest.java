@@ -11,21 +11,17 @@ import io.floe.adapters.storage.local.LocalBucketStorage;
 import io.floe.domain.StoragePath;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code floe repos ...} against a running server, as a user would type it. */
+@FloeServerTest
 class ReposCommandTest {
-  @TempDir
-  static Path directory;
   static TestFloe floe;
 
   TestFloe.Org org;
@@ -33,13 +29,8 @@ class ReposCommandTest {
   record Run(int exitCode, String out, String err) {}
 
   @BeforeAll
-  static void startServer() {
-    floe = TestFloe.start(directory);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    floe.close();
+  static void startServer(TestFloe shared) {
+    floe = shared;
   }
 
   @BeforeEach
@@ -82,9 +73,8 @@ class ReposCommandTest {
   }
 
   private void commitWithFloesIcechunk(String prefix) {
-    IcechunkRepository repository =
-        IcechunkRepository.open(BucketObjectStore.of(new LocalBucketStorage(
-        directory.resolve("buckets").resolve(org.warehouse()))), new StoragePath(prefix));
+    IcechunkRepository repository = IcechunkRepository.open(BucketObjectStore.of(
+        new LocalBucketStorage(floe.bucketDirectory(org))), new StoragePath(prefix));
     WritableSession session = repository.writableSession("main");
     session.createGroup("/", Map.of("title", "Weather"));
     repository.createTag("v1", session.commit("add root", Map.of("by", "cli-test")));

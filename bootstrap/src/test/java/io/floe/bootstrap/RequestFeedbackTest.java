@@ -15,15 +15,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -31,11 +28,11 @@ import org.slf4j.LoggerFactory;
  * in every log line of the request, one access-log line per request, the outcome of each commit,
  * the way to the catalog for a client pointed at the wrong path, and which build is running.
  */
+@FloeServerTest
 class RequestFeedbackTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-  @TempDir static Path directory;
   private static TestFloe floe;
   private static TestFloe.Org org;
 
@@ -43,14 +40,9 @@ class RequestFeedbackTest {
   private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
 
   @BeforeAll
-  static void start() {
-    floe = TestFloe.start(directory);
+  static void start(TestFloe shared) {
+    floe = shared;
     org = floe.newOrg();
-  }
-
-  @AfterAll
-  static void stop() {
-    floe.close();
   }
 
   @BeforeEach

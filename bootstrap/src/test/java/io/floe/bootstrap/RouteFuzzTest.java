@@ -68,15 +68,17 @@ class RouteFuzzTest {
   @BeforeAll
   static void start() throws IOException {
     // The server's own cleanup pass (it purges what was deleted) must not change rows between a
-    // request and the snapshot that judges it: it does not run during the test.
+    // request and the snapshot that judges it: it does not run during the test. A server of its
+    // own: every snapshot reads every row of the database, which on a shared server would be all
+    // the rows of every other test.
     floe = TestFloe.start(directory,
-        settings -> settings.withFirstCleanupAfter(Duration.ofDays(1)));
+        settings -> settings.firstCleanupAfter(Duration.ofDays(1)));
     http = new RawHttp(floe.server().port());
-    camera = new StoredState.Camera(floe.server().database());
-    operatorToken = Files.readString(floe.server().settings().adminTokenFile()).strip();
-    operatorId = floe.server().database().dsl().fetchOne("select m.principal_id::text"
+    camera = new StoredState.Camera(floe.database());
+    operatorToken = Files.readString(floe.settings().adminTokenFile()).strip();
+    operatorId = floe.database().dsl().fetchOne("select m.principal_id::text"
         + " from memberships m join orgs o on o.id = m.org_id where o.name = ?",
-        floe.server().settings().org().value()).get(0, String.class);
+        floe.settings().org().value()).get(0, String.class);
   }
 
   @AfterAll
@@ -91,7 +93,7 @@ class RouteFuzzTest {
 
   @TestFactory
   Stream<DynamicTest> everyRouteRefusesMalformedInputCleanly() {
-    List<Route> routes = floe.server().routes();
+    List<Route> routes = floe.routes();
     assertThat(routes).hasSizeGreaterThan(60);
     // Reads first: they change nothing, so they share one fixture.
     return routes.stream().sorted(Comparator.comparing(route -> !READS.contains(route.method())))
@@ -238,7 +240,7 @@ class RouteFuzzTest {
     }
 
     private void otherMethods() {
-      TreeSet<String> registered = floe.server().routes().stream()
+      TreeSet<String> registered = floe.routes().stream()
           .filter(other -> other.path().equals(route.path())).map(Route::method)
           .collect(Collectors.toCollection(TreeSet::new));
       if (!registered.first().equals(route.method())) {
@@ -377,7 +379,7 @@ class RouteFuzzTest {
     }
     fixtures++;
     TestFloe.Org org = floe.newOrg();
-    floe.server().database().dsl().execute("insert into memberships (org_id, principal_id, role)"
+    floe.database().dsl().execute("insert into memberships (org_id, principal_id, role)"
         + " select id, ?::uuid, 'ADMIN' from orgs where name = ?", operatorId, org.warehouse());
     Map<String, String> values = new LinkedHashMap<>();
     values.put("now", Long.toString(Instant.now().toEpochMilli()));
@@ -406,7 +408,7 @@ class RouteFuzzTest {
     values.put("token", access.admin().post(base + "/tokens", Map.of("principal_id", ada))
         .body().path("id").asText());
     values.put("grant", access.grant(ada, "sales", null, "read"));
-    fixture = new Fixture(org.warehouse(), directory.resolve("buckets").resolve(org.warehouse()),
+    fixture = new Fixture(org.warehouse(), floe.bucketDirectory(org),
         values);
     fixtureState = camera.take(fixture.storage());
     return fixture;

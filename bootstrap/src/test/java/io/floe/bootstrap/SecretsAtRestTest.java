@@ -48,7 +48,7 @@ class SecretsAtRestTest {
   @Test
   void theDatabaseHoldsNoPlainSecretAndARestartReadsThemBack(@TempDir Path dataDir)
       throws Exception {
-    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0));
+    ServerSettings settings = withAStaticBucket(TestSettings.defaults(dataDir).build());
     Path keyFile = dataDir.resolve("secret.key");
     assertThat(Files.getPosixFilePermissions(keyFile))
         .isEqualTo(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
@@ -76,7 +76,7 @@ class SecretsAtRestTest {
 
   @Test
   void aWrongKeyRefusesToStartAndSaysWhatToDo(@TempDir Path dataDir) throws Exception {
-    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0));
+    ServerSettings settings = withAStaticBucket(TestSettings.defaults(dataDir).build());
     SealingKey right = SecretKeys.read(dataDir.resolve("secret.key"));
     Path wrongFile = dataDir.resolve("wrong.key");
     OwnerOnlyFiles.write(wrongFile, SealingKey.generate("test").encoded());
@@ -100,7 +100,7 @@ class SecretsAtRestTest {
   @Test
   void aStartWithThePreviousKeySealsEverythingWithTheNewOne(@TempDir Path dataDir)
       throws Exception {
-    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0));
+    ServerSettings settings = withAStaticBucket(TestSettings.defaults(dataDir).build());
     Path oldFile = dataDir.resolve("secret.key");
     Path newFile = dataDir.resolve("new.key");
     OwnerOnlyFiles.write(newFile, SealingKey.generate("test").encoded());
@@ -128,7 +128,7 @@ class SecretsAtRestTest {
   @Test
   void floeSecretsRotateMovesEveryCredentialToANewKeyFile(@TempDir Path dataDir)
       throws Exception {
-    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0));
+    ServerSettings settings = withAStaticBucket(TestSettings.defaults(dataDir).build());
     SealingKey oldKey = SecretKeys.read(dataDir.resolve("secret.key"));
     Path newFile = dataDir.resolve("rotated.key");
 
@@ -179,7 +179,7 @@ class SecretsAtRestTest {
       }
     }
 
-    ServerSettings settings = ServerSettings.defaults(dataDir).withPort(0);
+    ServerSettings settings = TestSettings.defaults(dataDir).build();
     FloeServer.start(settings).close();
 
     SealingKey key = SecretKeys.read(dataDir.resolve("secret.key"));
@@ -203,8 +203,8 @@ class SecretsAtRestTest {
   @EnabledIfSystemProperty(named = ExternalDatabases.URL, matches = ".+")
   void anExternalDatabaseKeepsThemSealedAcrossARestart(@TempDir Path dataDir) throws Exception {
     DatabaseSettings external = ExternalDatabases.fresh();
-    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0)
-        .withDatabase(Optional.of(external)));
+    ServerSettings settings = withAStaticBucket(TestSettings.defaults(dataDir)
+        .database(Optional.of(external)).build());
     try (Connection connection = DriverManager.getConnection(external.jdbcUrl(), external.user(),
         external.password()); ResultSet rows = connection.createStatement().executeQuery(
             "select coalesce(credentials::text, ''), sealed_credentials from bucket_configs")) {

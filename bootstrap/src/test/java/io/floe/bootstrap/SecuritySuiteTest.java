@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -15,11 +16,9 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Hostile requests, each shown refused with the org's catalog and bucket exactly as they were:
@@ -27,13 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
  * registrations that point outside the table, transactions that are only partly allowed, and
  * bodies that are too large, not JSON, or hold what Floe cannot keep.
  */
+@FloeServerTest
 class SecuritySuiteTest {
   private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
       new com.fasterxml.jackson.databind.ObjectMapper();
   private static final Schema SCHEMA =
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
 
-  @TempDir static Path directory;
   private static TestFloe floe;
   private TestFloe.Org org;
   private TestFloe.Org otherOrg;
@@ -41,13 +40,8 @@ class SecuritySuiteTest {
   private IcebergHttp admin;
 
   @BeforeAll
-  static void start() {
-    floe = TestFloe.start(directory);
-  }
-
-  @AfterAll
-  static void stop() {
-    floe.close();
+  static void start(TestFloe shared) {
+    floe = shared;
   }
 
   @BeforeEach
@@ -93,7 +87,8 @@ class SecuritySuiteTest {
     ManagementApi.Reply shortLived = access.admin().post("/orgs/" + org.warehouse() + "/tokens",
         Map.of("principal_id", user, "expires_in_seconds", 1));
     assertThat(shortLived.status()).isEqualTo(201);
-    Thread.sleep(1_500);
+    // Past its second on the server's clock: the token has expired, without waiting for it.
+    floe.clock().advance(Duration.ofSeconds(2));
     String tokenId = listed.body().get(0).path("id").asText();
     assertThat(access.admin().delete("/orgs/" + org.warehouse() + "/tokens/" + tokenId).status())
         .isEqualTo(200);
@@ -186,7 +181,7 @@ class SecuritySuiteTest {
   @Test
   void encodedWaysOutOfTheTableAreRefusedBeforeAnythingIsWritten() {
     String root = location("orders");
-    // orders-<id> <- <namespace prefix> <- <org> <- buckets <- the test's directory
+    // orders-<id> <- <namespace prefix> <- <org> <- buckets <- the server's directory
     String up = "/%2e%2e".repeat(4);
     List<String> hostile = List.of(
         root + up + "/escape/x",
@@ -222,7 +217,7 @@ class SecuritySuiteTest {
               createWithProperty("planted", "write.data.path", location)),
           register("up", location + "/00000-x.metadata.json")), 400);
     }
-    assertThat(directory.resolve("escape")).doesNotExist();
+    assertThat(floe.directory().resolve("escape")).doesNotExist();
   }
 
   @Test
@@ -234,7 +229,7 @@ class SecuritySuiteTest {
     String namespacePrefix = ours.substring(0, ours.lastIndexOf('/'));
     String intoTheirs = namespacePrefix + "/%2e%2e/%2e%2e/" + theirs.substring(
         theirs.indexOf("/" + otherOrg.warehouse() + "/") + 1);
-    Path theirBucket = directory.resolve("buckets").resolve(otherOrg.warehouse());
+    Path theirBucket = floe.bucketDirectory(otherOrg);
     IcebergHttp otherAdmin = new IcebergHttp(floe, otherOrg);
     CatalogState before = CatalogState.of(otherAdmin, theirBucket);
     refusedWithNothingChanged(() -> List.of(
@@ -527,7 +522,7 @@ class SecuritySuiteTest {
    */
   private void refusedWithNothingChanged(Supplier<List<IcebergHttp.Reply>> requests,
       Integer... statuses) {
-    Path bucket = directory.resolve("buckets").resolve(org.warehouse());
+    Path bucket = floe.bucketDirectory(org);
     CatalogState before = CatalogState.of(admin, bucket);
     String auditBefore = auditLog();
     for (IcebergHttp.Reply reply : requests.get()) {

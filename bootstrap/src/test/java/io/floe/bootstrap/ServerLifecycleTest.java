@@ -31,7 +31,7 @@ class ServerLifecycleTest {
 
   @Test
   void aRestartKeepsTheOrgTheTokenAndTheCatalog(@TempDir Path dataDir) throws Exception {
-    ServerSettings settings = ServerSettings.defaults(dataDir).withPort(0);
+    ServerSettings settings = TestSettings.defaults(dataDir).build();
     String token;
     try (FloeServer first = FloeServer.start(settings)) {
       token = Files.readString(settings.adminTokenFile()).strip();

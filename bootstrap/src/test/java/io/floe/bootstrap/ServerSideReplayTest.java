@@ -12,7 +12,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -49,18 +48,17 @@ import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Server-side replay with Iceberg's own Java client: an append that lost the race to another
  * writer's commit is rebased onto the new head by the server instead of failing; a delete is
  * replayed only when the rows added meanwhile cannot match its predicate.
  */
+@FloeServerTest
 class ServerSideReplayTest {
   private static final Schema SCHEMA = new Schema(
       Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -71,20 +69,14 @@ class ServerSideReplayTest {
 
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-  @TempDir static Path directory;
   private static TestFloe floe;
   private TestFloe.Org org;
   private RESTCatalog catalog;
   private final Namespace ns = Namespace.of("replay");
 
   @BeforeAll
-  static void start() {
-    floe = TestFloe.start(directory);
-  }
-
-  @AfterAll
-  static void stop() {
-    floe.close();
+  static void start(TestFloe shared) {
+    floe = shared;
   }
 
   @BeforeEach

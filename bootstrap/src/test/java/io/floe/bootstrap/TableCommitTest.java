@@ -38,7 +38,6 @@ import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,6 +45,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Commits as engines make them: atomic, compare-and-swap, confined to the table's prefix. */
+@FloeServerTest
 class TableCommitTest {
   private static final Schema SCHEMA = new Schema(
       Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -59,13 +59,8 @@ class TableCommitTest {
   private final Namespace ns = Namespace.of("sales");
 
   @BeforeAll
-  static void start() {
-    floe = TestFloe.start(directory);
-  }
-
-  @AfterAll
-  static void stop() {
-    floe.close();
+  static void start(TestFloe shared) {
+    floe = shared;
   }
 
   @BeforeEach
@@ -323,7 +318,7 @@ class TableCommitTest {
 
   @Test
   void aRefusedStagedCreateLeavesNoDirectoryBehind() throws Exception {
-    Path bucket = directory.resolve("buckets").resolve(org.warehouse());
+    Path bucket = floe.bucketDirectory(org);
     List<Path> before = paths(bucket);
     assertThatThrownBy(() -> catalog.buildTable(TableIdentifier.of(ns, "escaping"), SCHEMA)
         .withProperty(TableProperties.WRITE_DATA_LOCATION, bucket.toUri() + "elsewhere")

@@ -63,7 +63,7 @@ class WebSignInTest {
   @BeforeAll
   static void start() throws Exception {
     provider = new LoopbackProvider();
-    floe = TestFloe.start(directory, settings -> settings.withOidc(new OidcSettings(
+    floe = TestFloe.start(directory, settings -> settings.oidc(new OidcSettings(
         provider.issuer(), URI.create(provider.issuer() + "/jwks.json"), "floe-api", "email",
         Optional.of(CLIENT_ID), Optional.empty())));
     org = floe.newOrg();

@@ -1,0 +1,32 @@
+package io.floe.bootstrap;
+
+import io.floe.adapters.rest.iceberg.TableUseCases;
+import io.floe.adapters.rest.iceberg.ViewUseCases;
+import io.floe.adapters.rest.web.WebApp;
+import io.floe.adapters.rest.web.WebUseCases;
+import io.floe.application.service.access.WebSessionService;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * The wiring of the web app: its sessions (signed in with an API token or through the identity
+ * provider) and the pages, on the same use cases as the APIs.
+ */
+final class WebModule {
+  /** How long a web app session lasts at most (less when its API token expires sooner). */
+  private static final Duration SESSION_LIFETIME = Duration.ofHours(12);
+
+  final WebApp app;
+
+  WebModule(Adapters adapters, ServerSettings settings, Clock clock, AccessModule access,
+      OrgModule orgs, NamespaceModule namespaces, ViewUseCases views, TableUseCases tables,
+      RepoModule repos) {
+    WebSessionService sessions = new WebSessionService(access.authentication,
+        adapters.browserIdentityTokens(), adapters.identities()::findByExternalId,
+        adapters.principals(), adapters.webSessions(), adapters.ids(), clock, SESSION_LIFETIME);
+    this.app = new WebApp(new WebUseCases(access.authentication, sessions, orgs.directory,
+        namespaces.management, views.list(), tables.load(), access.grants, access.members,
+        access.teams, access.tokens, namespaces.buckets, repos.directory, repos.browsing),
+        settings.oidc());
+  }
+}

@@ -1,0 +1,106 @@
+package io.floe.bootstrap;
+
+import io.floe.adapters.persistence.DatabaseSettings;
+import io.floe.adapters.rest.identity.OidcSettings;
+import io.floe.domain.OrgName;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@link ServerSettings} as tests vary them, one setting at a time, from the defaults an operator
+ * gets. The one place in the tests that calls the settings' canonical constructor.
+ */
+final class TestSettings {
+  private String bind;
+  private int port;
+  private Path dataDir;
+  private OrgName org;
+  private Optional<DatabaseSettings> database;
+  private Duration namespaceRecoveryPeriod;
+  private Duration idempotencyLifetime;
+  private Optional<String> bootstrapToken;
+  private Optional<OidcSettings> oidc;
+  private List<Path> localBucketRoots;
+  private SecretKeySettings secretKey;
+  private Duration firstCleanupAfter;
+
+  private TestSettings(ServerSettings base) {
+    bind = base.bind();
+    port = base.port();
+    dataDir = base.dataDir();
+    org = base.org();
+    database = base.database();
+    namespaceRecoveryPeriod = base.namespaceRecoveryPeriod();
+    idempotencyLifetime = base.idempotencyLifetime();
+    bootstrapToken = base.bootstrapToken();
+    oidc = base.oidc();
+    localBucketRoots = base.localBucketRoots();
+    secretKey = base.secretKey();
+    firstCleanupAfter = base.firstCleanupAfter();
+  }
+
+  /** An operator's defaults with the data in {@code dataDir}, on a free port. */
+  static TestSettings defaults(Path dataDir) {
+    return new TestSettings(ServerSettings.defaults(dataDir)).port(0);
+  }
+
+  /** {@code settings}, to change some of them. */
+  static TestSettings from(ServerSettings settings) {
+    return new TestSettings(settings);
+  }
+
+  TestSettings port(int value) {
+    port = value;
+    return this;
+  }
+
+  TestSettings org(OrgName value) {
+    org = value;
+    return this;
+  }
+
+  TestSettings database(Optional<DatabaseSettings> value) {
+    database = value;
+    return this;
+  }
+
+  TestSettings namespaceRecoveryPeriod(Duration value) {
+    namespaceRecoveryPeriod = value;
+    return this;
+  }
+
+  TestSettings bootstrapToken(String value) {
+    bootstrapToken = Optional.of(value);
+    return this;
+  }
+
+  TestSettings oidc(OidcSettings value) {
+    oidc = Optional.of(value);
+    return this;
+  }
+
+  /** The directories local buckets may be placed beneath; replaces the default. */
+  TestSettings localBucketRoots(List<Path> value) {
+    localBucketRoots = value;
+    return this;
+  }
+
+  TestSettings secretKey(SecretKeySettings value) {
+    secretKey = value;
+    return this;
+  }
+
+  /** When the first cleanup pass runs after the start (a minute after, by default). */
+  TestSettings firstCleanupAfter(Duration value) {
+    firstCleanupAfter = value;
+    return this;
+  }
+
+  ServerSettings build() {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey,
+        firstCleanupAfter);
+  }
+}
