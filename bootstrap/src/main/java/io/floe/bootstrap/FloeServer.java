@@ -141,7 +141,7 @@ public final class FloeServer implements AutoCloseable {
         invalidations.pointers());
     metrics.bindCaches(invalidations);
     PrefixClaimer claimer = new PrefixClaimer(orgs, new JooqPrefixClaimStore(database), storage);
-    MetadataFiles metadataFiles = new MetadataFiles(storage);
+    MetadataFiles metadataFiles = new MetadataFiles(storage, settings.metadataLimits());
     CatalogLocator locator = new CatalogLocator(orgs, namespaces, objects, policy);
     TablePlacement placement = new TablePlacement(orgs, claimer, ids, storage);
 
@@ -166,7 +166,7 @@ public final class FloeServer implements AutoCloseable {
     CatalogModule catalog = new CatalogModule(objects, pointers, locator, policy, metadataFiles,
         placement, publisher, database, storage, storage, ids, clock, metrics);
     IcechunkRepositories icechunk = metrics.timed(new BucketIcechunkRepositories(storage));
-    RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, storage, storage,
+    RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, storage, metadataFiles,
         ids, clock, policy, publisher, icechunk);
     RepoTablesModule repoTables = new RepoTablesModule(database, orgs, storage, icechunk, policy,
         metadataFiles, placement, publisher, storage, namespaceModule.icebergNamespaces, catalog);
@@ -197,7 +197,7 @@ public final class FloeServer implements AutoCloseable {
 
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
         new IcebergRoutes(authentication, repoTables.namespaces, repoTables.tables,
-            repoTables.views, settings.idempotencyLifetime()),
+            repoTables.views, settings.idempotencyLifetime(), settings.metadataLimits()),
         List.of(new MetricsRoutes(metrics::scrape)::register,
             new ServiceInfoRoutes(FloeVersion.build().describe(), WebPaths.ROOT),
             repoModule.routes(authentication, namespaceModule.buckets),

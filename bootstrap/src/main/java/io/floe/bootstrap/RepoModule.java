@@ -5,13 +5,13 @@ import io.floe.adapters.persistence.Database;
 import io.floe.adapters.persistence.JooqRepoStore;
 import io.floe.adapters.rest.management.ArraylakeRepoRoutes;
 import io.floe.adapters.rest.management.RepoRoutes;
+import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.org.BucketManagementUseCase;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.IcechunkRepositories;
 import io.floe.application.port.out.IdGenerator;
-import io.floe.application.port.out.MetadataFileIoProvider;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.change.ChangePublisher;
@@ -40,7 +40,7 @@ final class RepoModule {
   final RepoGarbageCollectionService garbage;
 
   RepoModule(Database database, OrgStore orgs, LifecycleModule lifecycle,
-      BucketStorageProvider storage, CredentialVendor credentials, MetadataFileIoProvider fileIo,
+      BucketStorageProvider storage, CredentialVendor credentials, MetadataFiles metadataFiles,
       IdGenerator ids, Clock clock, AccessPolicy policy, ChangePublisher publisher,
       IcechunkRepositories icechunk) {
     JooqRepoStore store = new JooqRepoStore(database);
@@ -53,7 +53,7 @@ final class RepoModule {
     this.opening = new RepoOpeningService(directory, credentials);
     this.descriptions = new RepoDescriptionService(directory, store, publisher);
     this.garbage = new RepoGarbageCollectionService(orgRepos, policy,
-        new BucketRepoReachability(storage), fileIo, storage, publisher, clock);
+        new BucketRepoReachability(storage), metadataFiles, storage, publisher, clock);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.floe.application.service.repo;
 
+import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.iceberg.ReachableTableFiles;
 import io.floe.application.model.AuditAction;
 import io.floe.application.model.AuditTarget;
@@ -9,7 +10,6 @@ import io.floe.application.port.in.repo.CollectRepoGarbageUseCase;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.ListedObject;
-import io.floe.application.port.out.MetadataFileIoProvider;
 import io.floe.application.port.out.RepoReachability;
 import io.floe.application.port.out.StorageException;
 import io.floe.application.security.AccessPolicy;
@@ -44,18 +44,18 @@ public final class RepoGarbageCollectionService implements CollectRepoGarbageUse
   private final OrgRepos orgRepos;
   private final AccessPolicy policy;
   private final RepoReachability reachability;
-  private final MetadataFileIoProvider fileIo;
+  private final MetadataFiles metadataFiles;
   private final BucketStorageProvider storage;
   private final ChangePublisher publisher;
   private final Clock clock;
 
   public RepoGarbageCollectionService(OrgRepos orgRepos, AccessPolicy policy,
-      RepoReachability reachability, MetadataFileIoProvider fileIo, BucketStorageProvider storage,
+      RepoReachability reachability, MetadataFiles metadataFiles, BucketStorageProvider storage,
       ChangePublisher publisher, Clock clock) {
     this.orgRepos = orgRepos;
     this.policy = policy;
     this.reachability = reachability;
-    this.fileIo = fileIo;
+    this.metadataFiles = metadataFiles;
     this.storage = storage;
     this.publisher = publisher;
     this.clock = clock;
@@ -103,7 +103,8 @@ public final class RepoGarbageCollectionService implements CollectRepoGarbageUse
     RepoReachability.Walk walk = reachability.walk(bucket, prefix);
     Set<String> tableFiles;
     try {
-      tableFiles = ReachableTableFiles.of(fileIo.fileIo(bucket), walk.tableMetadataLocations());
+      tableFiles = ReachableTableFiles.of(metadataFiles.io(bucket), metadataFiles.limits(),
+          walk.tableMetadataLocations());
     } catch (RuntimeException e) {
       throw new StorageException("Cannot read the files of a table version the repo's history "
           + "points at, so nothing was collected: " + e.getMessage(), e);
