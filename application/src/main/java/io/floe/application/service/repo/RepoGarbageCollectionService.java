@@ -17,6 +17,7 @@ import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.BucketConfig;
+import io.floe.domain.DurationBounds;
 import io.floe.domain.Repo;
 import io.floe.domain.StoragePath;
 import java.time.Clock;
@@ -25,7 +26,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
  * Collects a repo's garbage in three steps: mark (the Icechunk walk over every branch and tag,
@@ -63,10 +63,7 @@ public final class RepoGarbageCollectionService implements CollectRepoGarbageUse
 
   @Override
   public RepoGarbage collect(OrgContext context, String repo, Collection collection) {
-    if (collection.grace().isNegative()) {
-      throw new BadRequestException("The grace period must not be negative, got %s seconds",
-          collection.grace().toSeconds());
-    }
+    DurationBounds.require(collection.grace(), "The grace period");
     policy.requireAdmin(context, "collect a repo's garbage");
     Repo found = orgRepos.requireLive(context, repo);
     if (!collection.dryRun()) {
