@@ -43,6 +43,7 @@ import io.floe.adapters.rest.web.WebUseCases;
 import io.floe.adapters.rest.management.UserRoutes;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.storage.local.LocalPaths;
+import io.floe.application.health.Workers;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.model.BucketSpec;
 import io.floe.application.port.out.CatalogObjectStore;
@@ -101,6 +102,7 @@ public final class FloeServer implements AutoCloseable {
   private final OrgProvisioningService provisioning;
   private final OrgStore orgs;
   private final Database database;
+  private final Workers workers;
   private final FloeHttpServer http;
 
   private FloeServer(ServerSettings settings, Clock clock, LifecycleProbe probe,
@@ -119,10 +121,13 @@ public final class FloeServer implements AutoCloseable {
     StorageAdapters storage = new StorageAdapters();
     started.push(storage);
     // What every request reads is cached; every server on this database hears of changes.
-    CacheInvalidations invalidations = CacheInvalidations.start(database);
+    // The background threads the server needs; each is kept alive, and /ready reports it down.
+    Workers workers = new Workers(Clock.systemUTC());
+    this.workers = workers;
+    CacheInvalidations invalidations = CacheInvalidations.start(database, workers);
     started.push(invalidations);
     JooqPrincipalStore principalRows = new JooqPrincipalStore(database);
-    TokenUseRecorder tokenUses = new TokenUseRecorder(principalRows::touchTokens);
+    TokenUseRecorder tokenUses = new TokenUseRecorder(principalRows::touchTokens, workers);
     started.push(tokenUses);
 
     IdGenerator ids = new SecureRandomIdGenerator();
@@ -171,7 +176,7 @@ public final class FloeServer implements AutoCloseable {
     RepoTablesModule repoTables = new RepoTablesModule(database, orgs, storage, icechunk, policy,
         metadataFiles, placement, publisher, storage, namespaceModule.icebergNamespaces, catalog);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
-    started.push(new CleanupScheduler(lifecycle.cleanup, settings.firstCleanupAfter(),
+    started.push(new CleanupScheduler(workers, lifecycle.cleanup, settings.firstCleanupAfter(),
         Duration.ofHours(1)));
     OrgMembers members = new OrgMembers(identities);
     MemberService memberService = new MemberService(identities, members, policy, publisher, ids);
@@ -195,7 +200,7 @@ public final class FloeServer implements AutoCloseable {
         memberService, teamService, tokenService, namespaceModule.buckets, repoModule.directory,
         repoModule.browsing), settings.oidc());
 
-    this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database)),
+    this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(database, workers)),
         new IcebergRoutes(authentication, repoTables.namespaces, repoTables.tables,
             repoTables.views, settings.idempotencyLifetime(), settings.metadataLimits()),
         List.of(new MetricsRoutes(metrics::scrape)::register,
@@ -293,6 +298,11 @@ public final class FloeServer implements AutoCloseable {
   /** The catalog database, for tests that look at every row. */
   Database database() {
     return database;
+  }
+
+  /** The background threads the server keeps alive, for tests that make one fail. */
+  Workers workers() {
+    return workers;
   }
 
   @Override
