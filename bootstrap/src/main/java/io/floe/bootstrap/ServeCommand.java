@@ -1,10 +1,13 @@
 package io.floe.bootstrap;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.rest.identity.OidcSettings;
+import io.floe.application.health.FatalErrors;
 import io.floe.application.iceberg.MetadataLimits;
 import io.floe.domain.OrgName;
 import java.io.File;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +18,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -187,6 +192,27 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * An {@link OutOfMemoryError} ends the process: {@code -XX:+ExitOnOutOfMemoryError} (as the
+   * {@code floe} script runs the JVM) ends it wherever the error strikes; without it, a thread the
+   * error ends still ends the process, and a warning says the option is missing.
+   */
+  private static void endOnOutOfMemory() {
+    Logger log = LoggerFactory.getLogger(ServeCommand.class);
+    Thread.setDefaultUncaughtExceptionHandler((thread, error) -> {
+      FatalErrors.endProcessIfFatal(error);
+      log.error("thread {} ended by an error", thread.getName(), error);
+    });
+    HotSpotDiagnosticMXBean diagnostics =
+        ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+    if (diagnostics != null
+        && !"true".equals(diagnostics.getVMOption("ExitOnOutOfMemoryError").getValue())) {
+      log.warn("the JVM runs without -XX:+ExitOnOutOfMemoryError: should its heap run out, a "
+          + "request thread could be left half done instead of the process ending; run it with "
+          + "that option, as 'floe serve' does");
+    }
+  }
+
   /** The identity provider, when an issuer is given; the rest is then required. */
   private Optional<OidcSettings> oidc() {
     if (oidcIssuer == null || oidcIssuer.isBlank()) {
@@ -203,6 +229,7 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     logFormat.apply();
+    endOnOutOfMemory();
     Optional<DatabaseSettings> database = data.database();
     ServerSettings settings = new ServerSettings(bind, port, data.dataDir, new OrgName(org),
         database, recoveryPeriod, idempotencyLifetime,
