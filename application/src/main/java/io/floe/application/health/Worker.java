@@ -19,7 +19,10 @@ import org.slf4j.LoggerFactory;
 public final class Worker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
 
-  /** What the worker runs: until the worker {@link #stopping stops}, or until it fails. */
+  /**
+   * What the worker runs: until its work is done (its owner closed it, or the worker
+   * {@link #stopping stops}), or until it fails.
+   */
   @FunctionalInterface
   public interface Body {
     void run() throws Exception;
@@ -81,10 +84,7 @@ public final class Worker implements AutoCloseable {
       long started = System.nanoTime();
       try {
         body.run();
-        if (stopping) {
-          return;
-        }
-        throw new IllegalStateException("returned while the server runs");
+        return; // a body returns when its work is done, such as when its owner closed it
       } catch (Throwable failure) {
         if (stopping) {
           return;
