@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Optional;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
@@ -142,9 +143,14 @@ public final class RequestInput {
     try (JsonParser parser = JSON.createParser(body)) {
       for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
         if (token == JsonToken.FIELD_NAME || token == JsonToken.VALUE_STRING) {
-          String field = parser.getParsingContext().pathAsPointer().toString();
-          require(parser.getText(), token == JsonToken.FIELD_NAME
-              ? "a field name in the request body" : "field '" + printable(field) + "'");
+          Optional<String> problem = StorableText.problem(parser.getText());
+          if (problem.isPresent()) {
+            // Where it is, only now: a pointer grows with the depth, and every string has one.
+            String what = token == JsonToken.FIELD_NAME ? "a field name in the request body"
+                : "field '" + printable(parser.getParsingContext().pathAsPointer().toString())
+                    + "'";
+            throw new BadRequestException("%s %s", what, problem.get());
+          }
         }
       }
     } catch (IOException e) {
