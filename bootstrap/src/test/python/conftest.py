@@ -63,7 +63,9 @@ def floe(tmp_path_factory) -> Floe:
     port = _free_port()
     with open(log, "w") as out:
         process = subprocess.Popen(
-            ["java", "-jar", str(JAR), "serve", "--port", str(port), "--data-dir", str(data_dir)],
+            # As `floe serve` runs it: a heap that runs out ends the process.
+            ["java", "-XX:+ExitOnOutOfMemoryError", "-jar", str(JAR), "serve", "--port",
+             str(port), "--data-dir", str(data_dir)],
             stdout=out, stderr=subprocess.STDOUT)
     try:
         _wait_until_ready(port, process, log)

@@ -35,6 +35,7 @@ import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.storage.local.LocalPaths;
+import io.floe.application.health.Workers;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.GrantStore;
 import io.floe.application.port.out.IcechunkRepositories;
@@ -46,6 +47,7 @@ import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.port.out.SoftDeleteStore;
 import io.floe.domain.Namespace;
 import io.floe.domain.Repo;
+import java.time.Clock;
 import java.util.Optional;
 
 /**
@@ -87,7 +89,9 @@ record Adapters(
     SoftDeleteStore<Namespace> namespaceDeletes,
     SoftDeleteStore<Repo> repoDeletes,
     JooqDroppedTableClaimStore droppedTableClaims,
-    AdvisoryLocks locks) {
+    AdvisoryLocks locks,
+    // The background threads the server needs; each is kept alive, and /ready reports it down.
+    Workers workers) {
 
   private static final int DATABASE_POOL_SIZE = 16;
 
@@ -105,9 +109,10 @@ record Adapters(
     metrics.bindDatabase(database);
     StorageAdapters storage = started.push(new StorageAdapters());
     // What every request reads is cached; every server on this database hears of changes.
-    CacheInvalidations invalidations = started.push(CacheInvalidations.start(database));
+    Workers workers = new Workers(Clock.systemUTC());
+    CacheInvalidations invalidations = started.push(CacheInvalidations.start(database, workers));
     JooqPrincipalStore principalRows = new JooqPrincipalStore(database);
-    TokenUseRecorder tokenUses = started.push(new TokenUseRecorder(principalRows::touchTokens));
+    TokenUseRecorder tokenUses = started.push(new TokenUseRecorder(principalRows::touchTokens, workers));
     OrgStore orgs = new CachingOrgStore(new JooqOrgStore(database, cipher), invalidations);
     PrincipalStore principals =
         new CachingPrincipalStore(principalRows, invalidations, tokenUses);
@@ -155,6 +160,7 @@ record Adapters(
         JooqSoftDeleteStore.namespaces(database),
         JooqSoftDeleteStore.repos(database),
         new JooqDroppedTableClaimStore(database),
-        new AdvisoryLocks(database));
+        new AdvisoryLocks(database),
+        workers);
   }
 }

@@ -4,6 +4,7 @@ import io.floe.adapters.rest.iceberg.TableUseCases;
 import io.floe.adapters.rest.iceberg.ViewUseCases;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.iceberg.MetadataLimits;
 import io.floe.application.iceberg.replay.ChangeReplay;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.IdGenerator;
@@ -54,11 +55,11 @@ final class CatalogModule {
   final CatalogLocator locator;
 
   CatalogModule(Adapters adapters, Clock clock, AccessPolicy policy, ChangePublisher publisher,
-      PrefixClaimer claimer, RepoTablesModule repoTables) {
+      PrefixClaimer claimer, RepoTablesModule repoTables, MetadataLimits limits) {
     CatalogObjectStore objects = adapters.objects();
     StorageAdapters storage = adapters.storage();
     IdGenerator ids = adapters.ids();
-    this.files = new MetadataFiles(storage);
+    this.files = new MetadataFiles(storage, limits);
     this.placement = new TablePlacement(adapters.orgs(), claimer, ids, storage);
     this.locator = new CatalogLocator(adapters.orgs(), adapters.namespaces(), objects, policy,
         repoTables.namespaces);

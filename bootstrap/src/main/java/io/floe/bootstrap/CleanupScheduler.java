@@ -2,32 +2,26 @@ package io.floe.bootstrap;
 
 import io.floe.application.port.in.lifecycle.RunCleanupUseCase.CleanupReport;
 import io.floe.application.service.lifecycle.CleanupPass;
+import io.floe.application.health.Worker;
+import io.floe.application.health.Workers;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs the cleanup pass soon after start, which finishes whatever a crash left half done, and
- * then every {@code period}, unless another server sharing the database is running one. One daemon
- * thread; a failed pass is logged and the next one retries.
+ * then every {@code period}, unless another server sharing the database is running one. One
+ * thread kept alive among the server's workers; a failed pass is logged and the next one retries.
  */
 final class CleanupScheduler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CleanupScheduler.class);
 
-  private final ScheduledExecutorService executor;
+  private final Worker worker;
 
-  CleanupScheduler(CleanupPass cleanup, Duration firstRunAfter, Duration period) {
-    this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-      Thread thread = new Thread(runnable, "floe-cleanup");
-      thread.setDaemon(true);
-      return thread;
-    });
-    executor.scheduleWithFixedDelay(() -> runQuietly(cleanup), firstRunAfter.toMillis(),
-        period.toMillis(), TimeUnit.MILLISECONDS);
+  CleanupScheduler(Workers workers, CleanupPass cleanup, Duration firstRunAfter,
+      Duration period) {
+    this.worker = workers.every("floe-cleanup", firstRunAfter, period, () -> runQuietly(cleanup));
   }
 
   private static void runQuietly(CleanupPass cleanup) {
@@ -49,11 +43,6 @@ final class CleanupScheduler implements AutoCloseable {
 
   @Override
   public void close() {
-    executor.shutdownNow();
-    try {
-      executor.awaitTermination(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    worker.close();
   }
 }

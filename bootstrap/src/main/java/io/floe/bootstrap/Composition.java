@@ -57,17 +57,17 @@ final class Composition implements AutoCloseable {
     this.orgs = new OrgModule(adapters, settings, clock, access, audit.publisher);
     RepoTablesModule repoTables = new RepoTablesModule(adapters, access.policy);
     CatalogModule catalog = new CatalogModule(adapters, clock, access.policy, audit.publisher,
-        lifecycle.claimer, repoTables);
+        lifecycle.claimer, repoTables, settings.metadataLimits());
     NamespaceModule namespaces = new NamespaceModule(adapters, clock, access, audit.publisher,
         lifecycle, orgs, catalog.locator, repoTables.namespaces);
     RepoModule repos = new RepoModule(adapters, clock, access.policy, audit.publisher,
-        lifecycle);
-    started.push(lifecycle.scheduler(settings));
+        lifecycle, catalog.files);
+    started.push(lifecycle.scheduler(settings, adapters.workers()));
     WebModule web = new WebModule(adapters, settings, clock, access, orgs, namespaces,
         catalog.views, catalog.tables, repos);
-    this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(adapters.database())),
+    this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(adapters.database(), adapters.workers())),
         new IcebergRoutes(access.authentication, namespaces.icebergNamespaces, catalog.tables,
-            catalog.views, settings.idempotencyLifetime()),
+            catalog.views, settings.idempotencyLifetime(), settings.metadataLimits()),
         List.of(new MetricsRoutes(adapters.metrics()::scrape)::register,
             new ServiceInfoRoutes(FloeVersion.build().describe(), WebPaths.ROOT),
             repos.routes(access.authentication, namespaces.buckets),

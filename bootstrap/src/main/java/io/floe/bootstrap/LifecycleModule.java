@@ -1,6 +1,7 @@
 package io.floe.bootstrap;
 
 import io.floe.adapters.persistence.jooq.JooqNamespaceLifecycleStore;
+import io.floe.application.health.Workers;
 import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.port.out.SoftDeleteStore;
 import io.floe.application.security.AccessPolicy;
@@ -67,7 +68,7 @@ final class LifecycleModule {
   }
 
   /** The hourly cleanup; its first pass also finishes whatever a crash left half done. */
-  CleanupScheduler scheduler(ServerSettings settings) {
-    return new CleanupScheduler(cleanup, settings.firstCleanupAfter(), CLEANUP_EVERY);
+  CleanupScheduler scheduler(ServerSettings settings, Workers workers) {
+    return new CleanupScheduler(workers, cleanup, settings.firstCleanupAfter(), CLEANUP_EVERY);
   }
 }

@@ -3,6 +3,7 @@ package io.floe.bootstrap;
 import io.floe.adapters.persistence.jooq.JooqRepoStore;
 import io.floe.adapters.rest.management.ArraylakeRepoRoutes;
 import io.floe.adapters.rest.management.RepoRoutes;
+import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.org.BucketManagementUseCase;
 import io.floe.application.port.out.IcechunkRepositories;
@@ -33,7 +34,7 @@ final class RepoModule {
   final RepoGarbageCollectionService garbage;
 
   RepoModule(Adapters adapters, Clock clock, AccessPolicy policy, ChangePublisher publisher,
-      LifecycleModule lifecycle) {
+      LifecycleModule lifecycle, MetadataFiles metadataFiles) {
     JooqRepoStore store = adapters.repos();
     IcechunkRepositories icechunk = adapters.icechunk();
     OrgRepos orgRepos = new OrgRepos(adapters.orgs(), store, policy);
@@ -45,7 +46,7 @@ final class RepoModule {
     this.opening = new RepoOpeningService(directory, adapters.storage());
     this.descriptions = new RepoDescriptionService(directory, store, publisher);
     this.garbage = new RepoGarbageCollectionService(orgRepos, policy, adapters.repoReachability(),
-        adapters.storage(), adapters.storage(), publisher, clock);
+        metadataFiles, adapters.storage(), publisher, clock);
   }
 
   /**

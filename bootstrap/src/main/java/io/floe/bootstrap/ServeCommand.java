@@ -1,10 +1,14 @@
 package io.floe.bootstrap;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.bootstrap.cli.Durations;
+import io.floe.application.health.FatalErrors;
+import io.floe.application.iceberg.MetadataLimits;
 import io.floe.domain.OrgName;
 import java.io.File;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +19,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -138,6 +144,36 @@ final class ServeCommand implements Callable<Integer> {
   @Mixin
   SecretKeyOptions secretKey;
 
+  @Option(names = "--max-schema-depth",
+      defaultValue = "${env:FLOE_MAX_SCHEMA_DEPTH:-" + MetadataLimits.DEFAULT_MAX_SCHEMA_DEPTH + "}",
+      paramLabel = "LEVELS",
+      description = "How deep the fields of a schema may nest: a top-level column is level 1, "
+          + "a struct's fields, a list's element and a map's key and value one below their "
+          + "parent (env FLOE_MAX_SCHEMA_DEPTH; default: ${DEFAULT-VALUE}).")
+  int maxSchemaDepth;
+
+  @Option(names = "--max-schema-fields",
+      defaultValue = "${env:FLOE_MAX_SCHEMA_FIELDS:-" + MetadataLimits.DEFAULT_MAX_SCHEMA_FIELDS
+          + "}", paramLabel = "COUNT",
+      description = "How many fields one schema may have, nested ones, list elements and map "
+          + "keys and values included (env FLOE_MAX_SCHEMA_FIELDS; default: ${DEFAULT-VALUE}).")
+  int maxSchemaFields;
+
+  @Option(names = "--max-metadata-size", defaultValue = "${env:FLOE_MAX_METADATA_SIZE}",
+      paramLabel = "SIZE", converter = ByteSizes.class,
+      description = "The largest metadata file the server reads or writes (uncompressed), and "
+          + "the most characters the full names of the schema fields in one request or file may "
+          + "add up to; e.g. 16m or 1g (env FLOE_MAX_METADATA_SIZE; default: a sixteenth of the "
+          + "JVM's heap ceiling, at least 8m).")
+  Long maxMetadataSize;
+
+  /** The limits the options give, the size by default from the heap this JVM may grow to. */
+  private MetadataLimits metadataLimits() {
+    MetadataLimits limits = MetadataLimits.forHeap(Runtime.getRuntime().maxMemory())
+        .withMaxSchemaDepth(maxSchemaDepth).withMaxSchemaFields(maxSchemaFields);
+    return maxMetadataSize == null ? limits : limits.withMaxMetadataBytes(maxMetadataSize);
+  }
+
   @Option(names = "--log-format", defaultValue = "${env:FLOE_LOG_FORMAT:-text}",
       paramLabel = "FORMAT", converter = LogFormatConverter.class,
       description = "text (lines for people, the default) or json (one JSON object per line, "
@@ -157,6 +193,27 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * An {@link OutOfMemoryError} ends the process: {@code -XX:+ExitOnOutOfMemoryError} (as the
+   * {@code floe} script runs the JVM) ends it wherever the error strikes; without it, a thread the
+   * error ends still ends the process, and a warning says the option is missing.
+   */
+  private static void endOnOutOfMemory() {
+    Logger log = LoggerFactory.getLogger(ServeCommand.class);
+    Thread.setDefaultUncaughtExceptionHandler((thread, error) -> {
+      FatalErrors.endProcessIfFatal(error);
+      log.error("thread {} ended by an error", thread.getName(), error);
+    });
+    HotSpotDiagnosticMXBean diagnostics =
+        ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+    if (diagnostics != null
+        && !"true".equals(diagnostics.getVMOption("ExitOnOutOfMemoryError").getValue())) {
+      log.warn("the JVM runs without -XX:+ExitOnOutOfMemoryError: should its heap run out, a "
+          + "request thread could be left half done instead of the process ending; run it with "
+          + "that option, as 'floe serve' does");
+    }
+  }
+
   /** The identity provider, when an issuer is given; the rest is then required. */
   private Optional<OidcSettings> oidc() {
     if (oidcIssuer == null || oidcIssuer.isBlank()) {
@@ -173,11 +230,12 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     logFormat.apply();
+    endOnOutOfMemory();
     Optional<DatabaseSettings> database = data.database();
     ServerSettings settings = new ServerSettings(bind, port, data.dataDir, new OrgName(org),
         database, recoveryPeriod, idempotencyLifetime,
         Optional.ofNullable(bootstrapToken).filter(token -> !token.isBlank()), oidc(),
-        localBucketRoots(), secretKey.settings());
+        localBucketRoots(), secretKey.settings()).withMetadataLimits(metadataLimits());
     FloeServer server = FloeServer.start(settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -2,6 +2,7 @@ package io.floe.bootstrap;
 
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.rest.identity.OidcSettings;
+import io.floe.application.iceberg.MetadataLimits;
 import io.floe.domain.OrgName;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,7 +15,8 @@ import java.util.Optional;
  * PostgreSQL under {@code <dataDir>/postgres}. Local buckets may only be placed beneath one of
  * {@code localBucketRoots} (empty means {@code <dataDir>/buckets}); a root may not hold the data
  * directory or lie inside the embedded database's. {@code secretKey} says where the key that
- * seals bucket credentials comes from.
+ * seals bucket credentials comes from. {@code metadataLimits} bound the schemas and metadata files
+ * one request may make the server parse (by default, for the heap the JVM may grow to).
  */
 public record ServerSettings(
     String bind,
@@ -28,18 +30,23 @@ public record ServerSettings(
     Optional<OidcSettings> oidc,
     List<Path> localBucketRoots,
     SecretKeySettings secretKey,
-    Duration firstCleanupAfter) {
+    Duration firstCleanupAfter,
+    MetadataLimits metadataLimits) {
 
   /** When the first cleanup pass runs after a start, finishing what a crash left half done. */
   public static final Duration FIRST_CLEANUP_AFTER = Duration.ofMinutes(1);
 
-  /** As the canonical constructor, with the first cleanup pass a minute after the start. */
+  /**
+   * As the canonical constructor, with the first cleanup pass a minute after the start and the
+   * default metadata limits for this JVM's heap.
+   */
   public ServerSettings(String bind, int port, Path dataDir, OrgName org,
       Optional<DatabaseSettings> database, Duration namespaceRecoveryPeriod,
       Duration idempotencyLifetime, Optional<String> bootstrapToken,
       Optional<OidcSettings> oidc, List<Path> localBucketRoots, SecretKeySettings secretKey) {
     this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
-        bootstrapToken, oidc, localBucketRoots, secretKey, FIRST_CLEANUP_AFTER);
+        bootstrapToken, oidc, localBucketRoots, secretKey, FIRST_CLEANUP_AFTER,
+        MetadataLimits.forHeap(Runtime.getRuntime().maxMemory()));
   }
 
   /**
@@ -63,6 +70,7 @@ public record ServerSettings(
     Objects.requireNonNull(localBucketRoots, "localBucketRoots");
     Objects.requireNonNull(secretKey, "secretKey");
     Objects.requireNonNull(firstCleanupAfter, "firstCleanupAfter");
+    Objects.requireNonNull(metadataLimits, "metadataLimits");
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("port must be 0..65535, got " + port);
     }
@@ -92,12 +100,21 @@ public record ServerSettings(
 
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        metadataLimits);
   }
 
   public ServerSettings withSecretKey(SecretKeySettings keys) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys, firstCleanupAfter);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys, firstCleanupAfter,
+        metadataLimits);
+  }
+
+  /** Settings whose requests and metadata files are bound by {@code limits}. */
+  public ServerSettings withMetadataLimits(MetadataLimits limits) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        limits);
   }
 
   public Path adminTokenFile() {

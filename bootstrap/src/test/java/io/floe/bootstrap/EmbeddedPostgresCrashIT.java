@@ -139,13 +139,16 @@ class EmbeddedPostgresCrashIT {
         Files.readAllLines(dataDir.resolve("postgres/postmaster.pid")).get(0).strip());
   }
 
-  /** {@code java -jar floe.jar serve} on a free port, its output in {@code log}. */
+  /**
+   * {@code java -jar floe.jar serve} on a free port, its output in {@code log}, ending if its heap
+   * runs out as {@code floe serve} does.
+   */
   private record Server(Process process, String base) {
     static Server start(Path dataDir, Path log) throws Exception {
       int port = freePort();
       Process process = new ProcessBuilder(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-          JAR.toString(), "serve", "--port", Integer.toString(port), "--data-dir",
+          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-XX:+ExitOnOutOfMemoryError", "-jar", JAR.toString(), "serve", "--port", Integer.toString(port), "--data-dir",
           dataDir.toString())
           .redirectErrorStream(true).redirectOutput(log.toFile()).start();
       String base = "http://127.0.0.1:" + port;

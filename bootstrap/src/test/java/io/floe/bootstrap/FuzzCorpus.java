@@ -65,10 +65,14 @@ final class FuzzCorpus {
       "include_ghosts", "page", "size", "imsure", "immediate", "retain_data", "principal_id",
       "namespace", "deleted", "ref", "path", "limit", "unknown");
 
-  /** Query values, percent-encoded (or deliberately not) as they are sent. */
+  /**
+   * Query values, percent-encoded (or deliberately not) as they are sent. The last three are page
+   * tokens as Floe encodes them (base64url) of a NUL, of a byte that is no UTF-8 and of a
+   * surrogate encoded on its own: text a listing must refuse once decoded.
+   */
   static List<String> queryValues() {
     return List.of("%00", "%", "%ff%fe", "x".repeat(250), "99999999999999999999",
-        "%7B%22a%22%3A%5B");
+        "%7B%22a%22%3A%5B", "AA", "_w", "7aCA");
   }
 
   /** Bodies that are not what any route expects, whatever it expects. */

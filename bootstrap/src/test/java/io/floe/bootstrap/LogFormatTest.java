@@ -81,6 +81,46 @@ class LogFormatTest {
     }
   }
 
+  /**
+   * A value a client chose (a table name with a line separator, say) is logged on the line of the
+   * message that names it, in messages and in the messages of exceptions alike.
+   */
+  @Test
+  void textLinesEscapeEverythingThatCouldStartALineOfItsOwn() throws Exception {
+    LoggerContext context = new LoggerContext();
+    context.setMDCAdapter(new ch.qos.logback.classic.util.LogbackMDCAdapter());
+    JoranConfigurator configurator = new JoranConfigurator();
+    configurator.setContext(context);
+    PrintStream standardOut = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      configurator.doConfigure(LogFormatTest.class.getResource("/logback.xml"));
+      org.slf4j.Logger log = context.getLogger("io.floe.test");
+      String hostile = "orders\u2028\n00:00:00.000 INFO  io.floe.access - forged"
+          + "\r\u0085\u2029\u001b[2J";
+      log.warn("table {} refused", hostile);
+      log.error("commit failed", new IllegalStateException("no table " + hostile,
+          new IllegalArgumentException("cause " + hostile)));
+    } finally {
+      System.setOut(standardOut);
+      context.stop();
+    }
+    String text = captured.toString(StandardCharsets.UTF_8);
+    assertThat(text).doesNotContain("\r", "\u0085", "\u2028", "\u2029", "\u001b");
+    List<String> lines = List.of(text.split("\n"));
+    assertThat(lines).filteredOn(line -> line.contains("forged")).hasSize(3)
+        .allSatisfy(line -> assertThat(line).contains("orders\\u2028\\n00:00:00.000 INFO  "
+            + "io.floe.access - forged\\r\\u0085\\u2029\\u001b[2J"));
+    assertThat(lines).anySatisfy(line -> assertThat(line).contains(" WARN  io.floe.test - table "
+        + "orders"));
+    assertThat(lines).anySatisfy(line -> assertThat(line)
+        .startsWith("java.lang.IllegalStateException: no table orders"));
+    assertThat(lines).anySatisfy(line -> assertThat(line)
+        .startsWith("Caused by: java.lang.IllegalArgumentException: cause orders"));
+    assertThat(lines).anySatisfy(line -> assertThat(line).startsWith("\tat io.floe."));
+  }
+
   @Test
   void textIsTheDefaultAndLeavesThePatternAsItIs() {
     Encoder<ILoggingEvent> before = LogFormat.TEXT.apply();

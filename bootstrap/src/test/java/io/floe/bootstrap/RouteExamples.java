@@ -98,8 +98,26 @@ final class RouteExamples {
           + "\"description\":\"fields\"}"),
       Map.entry("POST " + ORG + "/repos/{repo}/gc", "{\"dry_run\":true,\"grace_seconds\":3600}"));
 
+  /**
+   * A column of 850 lists around a 14-deep tree of maps, 1.7 MB as a createTable: iceberg-core
+   * would index its field names in gigabytes. Every way a schema comes in must refuse it.
+   */
+  private static final String DEEP = HostileSchemas.listsAroundMaps(850, 14);
+  private static final String ADD_DEEP_SCHEMA = commit("{\"action\":\"add-schema\",\"schema\":"
+      + DEEP + "}");
+
   private static final Map<String, List<String>> IMPOSSIBLE = Map.ofEntries(
+      Map.entry("POST " + NAMESPACE + "/tables", List.of(
+          HostileSchemas.createTable("deep", DEEP),
+          createTable("deep").replace(SCHEMA, DEEP).replace("\"stage-create\":false",
+              "\"stage-create\":true"))),
+      Map.entry("POST " + NAMESPACE + "/views", List.of(
+          createView("deep").replace(SCHEMA, DEEP))),
+      Map.entry("POST " + ORG + "/repos/{repo}/gc", List.of(
+          "{\"dry_run\":false,\"grace_seconds\":100000000000000000}",
+          "{\"dry_run\":true,\"grace_seconds\":9223372036854775807}")),
       Map.entry("POST " + TABLE, List.of(
+          ADD_DEEP_SCHEMA,
           commit("{\"action\":\"set-default-spec\",\"spec-id\":99}"),
           commit("{\"action\":\"set-default-sort-order\",\"sort-order-id\":99}"),
           commit("{\"action\":\"set-current-schema\",\"schema-id\":99}"),
@@ -118,11 +136,15 @@ final class RouteExamples {
               + "99}],\"updates\":[]}",
           "123", "[]", "\"x\"", "null")),
       Map.entry("POST " + VIEW, List.of(
+          ADD_DEEP_SCHEMA,
           commit("{\"action\":\"set-current-view-version\",\"view-version-id\":99}"),
           commit("{\"action\":\"add-view-version\",\"view-version\":" + VIEW_VERSION
               .replace("\"schema-id\":0", "\"schema-id\":99") + "}"),
           "123", "[]", "\"x\"")),
       Map.entry("POST " + ICEBERG + "/transactions/commit", List.of(
+          "{\"table-changes\":[{\"identifier\":{\"namespace\":[\"sales\"],\"name\":\"orders\"},"
+              + "\"requirements\":[],\"updates\":[{\"action\":\"add-schema\",\"schema\":" + DEEP
+              + "}]}]}",
           "{\"table-changes\":[{\"identifier\":{\"namespace\":[\"sales\"],\"name\":\"orders\"},"
               + "\"requirements\":[],\"updates\":[{\"action\":\"set-default-spec\","
               + "\"spec-id\":99}]}]}",

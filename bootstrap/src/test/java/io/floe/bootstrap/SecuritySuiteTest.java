@@ -385,6 +385,11 @@ class SecuritySuiteTest {
     refusedWithNothingChanged(() -> List.of(
         admin.get("/namespaces?pageToken=%00"),
         admin.get("/namespaces/sales/tables?pageToken=a%00"),
+        // Page tokens whose base64 decodes to a NUL, to a byte that is no UTF-8, and to a
+        // surrogate encoded on its own.
+        admin.get("/namespaces?pageToken=AA"),
+        admin.get("/namespaces/sales/tables?pageToken=_w"),
+        admin.get("/namespaces/sales/views?pageToken=7aCA"),
         admin.post("/namespaces/sales/properties", "{\"updates\":{\"k\":\"\\ud800\"}}"),
         admin.post("/namespaces/sales/tables/orders", "123"),
         admin.post("/namespaces/sales/tables/orders", "[]"),
@@ -403,6 +408,77 @@ class SecuritySuiteTest {
         IcebergHttp.Reply.of(access.admin().post("/orgs/" + org.warehouse() + "/tokens",
             Map.of("principal_id", user, "expires_at", "+999999999-12-31T23:59:59Z")))),
         400, 422);
+  }
+
+  /**
+   * A 1.7 MB createTable whose one column nests 850 lists around a 14-deep tree of maps: once
+   * iceberg-core built it, indexing its field names took gigabytes and ran the server out of
+   * memory, and the error killed the thread that keeps its caches true. Wherever a schema comes
+   * in, it is refused before that, nothing is written, and the server goes on taking writes.
+   */
+  @Test
+  void aSchemaThatWouldTakeGigabytesToIndexIsRefusedWhereverItComesInAndWritesGoOn() {
+    String deep = HostileSchemas.listsAroundMaps(850, 14);
+    String createTable = HostileSchemas.createTable("deep", deep);
+    assertThat(createTable).hasSizeGreaterThan(1_700_000);
+    String addSchema = "{\"action\": \"add-schema\", \"schema\": " + deep + "}";
+    refusedWithNothingChanged(() -> List.of(
+        admin.post("/namespaces/sales/tables", createTable),
+        admin.post("/namespaces/sales/tables", createTable.replace("{\"name\": \"deep\", ",
+            "{\"name\": \"deep\", \"stage-create\": true, ")),
+        admin.post("/namespaces/sales/tables/orders", "{\"requirements\": [], \"updates\": ["
+            + addSchema + "]}"),
+        admin.post("/transactions/commit", "{\"table-changes\": [{\"identifier\": {"
+            + "\"namespace\": [\"sales\"], \"name\": \"orders\"}, \"requirements\": [], "
+            + "\"updates\": [" + addSchema + "]}]}"),
+        admin.post("/namespaces/sales/views", "{\"name\": \"deep\", \"schema\": " + deep
+            + ", \"view-version\": {\"version-id\": 1, \"timestamp-ms\": 1, \"schema-id\": 0, "
+            + "\"summary\": {}, \"default-namespace\": [\"sales\"], \"representations\": []}}")),
+        400);
+    IcebergHttp.Reply refused = admin.post("/namespaces/sales/tables", createTable);
+    assertThat(refused.errorType()).isEqualTo("MetadataLimitException");
+    assertThat(refused.message()).isEqualTo("The request body nests schema fields more than 32 "
+        + "levels deep, the most this server accepts");
+
+    assertThat(admin.post("/namespaces/sales/tables/orders", setProperty("after", "deep"))
+        .status()).isEqualTo(200);
+    assertThat(admin.post("/namespaces/sales/tables", "{\"name\": \"after_deep\", \"schema\": "
+        + "{\"type\": \"struct\", \"fields\": [{\"id\": 1, \"name\": \"x\", \"required\": false, "
+        + "\"type\": \"int\"}]}}").status()).isEqualTo(200);
+  }
+
+  /**
+   * A metadata file of the namespace that holds such a schema (written by anyone with write
+   * access to the bucket) is refused too when it is registered: the limits apply to files read,
+   * not only to request bodies.
+   */
+  @Test
+  void registeringAMetadataFileWithSuchASchemaIsRefused() throws Exception {
+    String ours = location("orders");
+    Path namespaceDir = Path.of(java.net.URI.create(ours.substring(0, ours.lastIndexOf('/'))));
+    com.fasterxml.jackson.databind.node.ObjectNode metadata =
+        (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(java.nio.file.Files
+            .readString(Path.of(java.net.URI.create(admin.get("/namespaces/sales/tables/orders")
+                .body().path("metadata-location").asText()))));
+    metadata.set("schemas", JSON.createArrayNode().add(JSON.readTree(
+        HostileSchemas.listsAroundMaps(850, 14))));
+    metadata.put("current-schema-id", 0);
+    java.nio.file.Files.writeString(namespaceDir.resolve("deep.metadata.json"),
+        JSON.writeValueAsString(metadata));
+    refusedWithNothingChanged(() -> List.of(register("deep",
+        namespaceDir.toUri().toString().replaceAll("/$", "") + "/deep.metadata.json")), 400);
+  }
+
+  @Test
+  void aFarFutureDurationIsRefused() {
+    assertThat(access.admin().post("/orgs/" + org.warehouse() + "/repos",
+        Map.of("name", "weather")).status()).isEqualTo(201);
+    refusedWithNothingChanged(() -> List.of(
+        IcebergHttp.Reply.of(access.admin().post("/orgs/" + org.warehouse()
+            + "/repos/weather/gc", Map.of("dry_run", false,
+            "grace_seconds", 100_000_000_000_000_000L))),
+        IcebergHttp.Reply.of(access.admin().post("/orgs/" + org.warehouse()
+            + "/repos/weather/gc", Map.of("grace_seconds", Long.MAX_VALUE)))), 400);
   }
 
   private String namespaces() {

@@ -55,8 +55,8 @@ class ServerLifecycleTest {
   void sigtermStopsTheServerAndItsEmbeddedPostgres(@TempDir Path dataDir) throws Exception {
     Process floe = new ProcessBuilder(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), FloeCommand.class.getName(),
-        "serve", "--port", "0", "--data-dir", dataDir.toString())
+        "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
+        FloeCommand.class.getName(), "serve", "--port", "0", "--data-dir", dataDir.toString())
         .redirectErrorStream(true).start();
     try {
       int port = awaitPort(floe);

@@ -3,6 +3,7 @@ package io.floe.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.adapters.persistence.jooq.Database;
+import io.floe.application.health.Workers;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.storage.local.LocalPaths;
 import io.floe.application.port.out.LifecycleProbe;
@@ -89,6 +90,11 @@ final class TestFloe implements AutoCloseable {
   /** The catalog database, for tests that look at every row. */
   Database database() {
     return composition.adapters.database();
+  }
+
+  /** The background threads the server keeps alive, for tests that make one fail. */
+  Workers workers() {
+    return composition.adapters.workers();
   }
 
   /** Every HTTP route the server serves. */

@@ -2,6 +2,7 @@ package io.floe.bootstrap;
 
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.rest.identity.OidcSettings;
+import io.floe.application.iceberg.MetadataLimits;
 import io.floe.domain.OrgName;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,6 +26,7 @@ final class TestSettings {
   private List<Path> localBucketRoots;
   private SecretKeySettings secretKey;
   private Duration firstCleanupAfter;
+  private MetadataLimits metadataLimits;
 
   private TestSettings(ServerSettings base) {
     bind = base.bind();
@@ -39,6 +41,7 @@ final class TestSettings {
     localBucketRoots = base.localBucketRoots();
     secretKey = base.secretKey();
     firstCleanupAfter = base.firstCleanupAfter();
+    metadataLimits = base.metadataLimits();
   }
 
   /** An operator's defaults with the data in {@code dataDir}, on a free port. */
@@ -98,9 +101,15 @@ final class TestSettings {
     return this;
   }
 
+  /** How deep and wide schemas and how large metadata files may be. */
+  TestSettings metadataLimits(MetadataLimits value) {
+    metadataLimits = value;
+    return this;
+  }
+
   ServerSettings build() {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey,
-        firstCleanupAfter);
+        firstCleanupAfter, metadataLimits);
   }
 }

@@ -1,12 +1,18 @@
 package io.floe.domain;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
  * The one rule for text Floe keeps: any Unicode text but NUL (U+0000), which PostgreSQL stores
  * neither in {@code text} nor in {@code jsonb}, and unpaired surrogates, which no UTF-8 encoding
  * can represent. The HTTP layer applies it to everything a request carries, so that a caller
- * learns which field broke it; the value types that hold text apply it again.
+ * learns which field broke it; the value types that hold text apply it again. Text that arrives
+ * encoded (percent-encoded, in base64, in a signed token) is decoded with {@link #fromUtf8}, so
+ * that what it decodes to passes the same rule.
  */
 public final class StorableText {
   private StorableText() {}
@@ -37,6 +43,23 @@ public final class StorableText {
       throw new InvalidTextException(what + " " + problem);
     });
     return text;
+  }
+
+  /**
+   * Decoded bytes as text: strict UTF-8 (no malformed or unmappable byte is replaced) that breaks
+   * no rule, or refuses them naming {@code what} they are.
+   */
+  public static String fromUtf8(byte[] bytes, String what) {
+    String text;
+    try {
+      text = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      throw new InvalidTextException(what + " is not valid UTF-8");
+    }
+    return require(text, what);
   }
 
   /** Text that breaks the rule. */

@@ -28,6 +28,20 @@ class StorableTextTest {
   }
 
   @Test
+  void decodedBytesAreStrictUtf8UnderTheSameRule() {
+    assertThat(StorableText.fromUtf8("émoji 🎉".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        "the token")).isEqualTo("émoji 🎉");
+    assertThatThrownBy(() -> StorableText.fromUtf8(new byte[] {'a', 0}, "the token"))
+        .isInstanceOf(StorableText.InvalidTextException.class)
+        .hasMessage("the token contains a NUL character (U+0000)");
+    // A byte that is no UTF-8, and a surrogate encoded on its own: refused, not replaced.
+    for (byte[] bytes : new byte[][] {{(byte) 0xFF}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80}}) {
+      assertThatThrownBy(() -> StorableText.fromUtf8(bytes, "the token"))
+          .hasMessage("the token is not valid UTF-8");
+    }
+  }
+
+  @Test
   void valueTypesThatHoldTextApplyTheRule() {
     assertThatThrownBy(() -> new MetadataValue.Text("a\u0000"))
         .isInstanceOf(DomainException.class);

@@ -26,9 +26,12 @@ import org.slf4j.LoggerFactory;
  * and its input is checked once before its route runs ({@link RequestInput}). Every error of the
  * APIs, ours, the web framework's or the HTTP layer's, is answered in JSON: the Iceberg error model,
  * or the management API's shape under its paths; the web app's as a page. Every answered request
- * is reported to a {@link RequestObserver}. On stop, requests in flight finish.
+ * is reported to a {@link RequestObserver}. Every 503 says when to retry ({@code Retry-After}).
+ * On stop, requests in flight finish.
  */
 public final class FloeHttpServer implements AutoCloseable {
+  /** The header of every 503: when to ask again, in seconds. */
+  public static final String RETRY_AFTER = "Retry-After";
   private static final Logger LOG = LoggerFactory.getLogger(FloeHttpServer.class);
   private static final long STOP_TIMEOUT_MS = 20_000;
   private static final int MAX_THREADS = 64;
@@ -56,6 +59,7 @@ public final class FloeHttpServer implements AutoCloseable {
       });
       config.routes.before(RequestTracing::begin);
       config.routes.before(RequestInput::check);
+      config.routes.before(health::refuseWritesWhileWorkersDown);
       config.requestLogger.http((ctx, millis) -> {
         try {
           Endpoint matched = ctx.endpoints().matchedHttpEndpoint();
@@ -154,6 +158,10 @@ public final class FloeHttpServer implements AutoCloseable {
    * the web app with a page.
    */
   private void error(Context ctx, ErrorResponse response) {
+    if (response.code() == 503 && ctx.res().getHeader(RETRY_AFTER) == null) {
+      // Nothing was written, and the cause is passing (a connection being made again).
+      ctx.header(RETRY_AFTER, "1");
+    }
     if (web.isPresent() && WebPaths.isWebPath(ctx.path())) {
       web.get().errorPage(ctx, response.code(), response.message());
       return;

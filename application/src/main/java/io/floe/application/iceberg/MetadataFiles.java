@@ -2,17 +2,17 @@ package io.floe.application.iceberg;
 
 import io.floe.application.port.out.MetadataFileIoProvider;
 import io.floe.domain.BucketConfig;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.view.ViewMetadata;
 import org.apache.iceberg.view.ViewMetadataParser;
 
@@ -20,6 +20,7 @@ import org.apache.iceberg.view.ViewMetadataParser;
  * Reads and writes Iceberg {@code metadata.json} files with iceberg-core's own parsers. Files are
  * immutable, so every read goes through a cache keyed by location; a new version always gets a
  * new file name, {@code <version>-<uuid>.metadata.json}, next to the table's other metadata.
+ * Every file read or written stays within the server's {@link MetadataLimits}.
  */
 public final class MetadataFiles {
   private static final Pattern VERSION = Pattern.compile("^(\\d+)-.*");
@@ -31,11 +32,23 @@ public final class MetadataFiles {
   private static final long VIEW_CACHE_BYTES = 4L * 1024 * 1024;
 
   private final MetadataFileIoProvider io;
+  private final MetadataLimits limits;
   private final MetadataCache<TableMetadata> tables = new MetadataCache<>(TABLE_CACHE_BYTES);
   private final MetadataCache<ViewMetadata> views = new MetadataCache<>(VIEW_CACHE_BYTES);
 
+  /** Metadata files within the {@link MetadataLimits#DEFAULTS default limits}. */
   public MetadataFiles(MetadataFileIoProvider io) {
+    this(io, MetadataLimits.DEFAULTS);
+  }
+
+  public MetadataFiles(MetadataFileIoProvider io, MetadataLimits limits) {
     this.io = io;
+    this.limits = limits;
+  }
+
+  /** The limits every file read or written here stays within. */
+  public MetadataLimits limits() {
+    return limits;
   }
 
   /** The FileIO of a bucket, with the server's credentials. */
@@ -44,18 +57,22 @@ public final class MetadataFiles {
   }
 
   public TableMetadata readTable(BucketConfig bucket, String location) {
-    return tables.get(location, loc -> parse(bucket, loc, TableMetadataParser::read));
+    return tables.get(location, loc -> parse(bucket, loc, TableMetadataParser::fromJson));
   }
 
   public ViewMetadata readView(BucketConfig bucket, String location) {
-    return views.get(location, loc -> parse(bucket, loc, ViewMetadataParser::read));
+    return views.get(location, loc -> parse(bucket, loc, ViewMetadataParser::fromJson));
   }
 
-  /** A metadata file parsed with {@code parser}, and the bytes it was parsed from. */
+  /**
+   * A metadata file parsed with {@code parser} once its JSON passed the limits, and the bytes it
+   * was parsed from.
+   */
   private <T> MetadataCache.Sized<T> parse(BucketConfig bucket, String location,
-      Function<InputFile, T> parser) {
-    CountingInputFile file = new CountingInputFile(io.fileIo(bucket).newInputFile(location));
-    return new MetadataCache.Sized<>(parser.apply(file), file.bytesRead());
+      BiFunction<String, JsonNode, T> parser) {
+    MetadataJson.Document file =
+        MetadataJson.read(io.fileIo(bucket).newInputFile(location), limits);
+    return new MetadataCache.Sized<>(parser.apply(location, file.json()), file.bytes());
   }
 
   /** Writes {@code metadata} as the version after {@code previous}; returns it with its location. */
@@ -79,16 +96,16 @@ public final class MetadataFiles {
   }
 
   /**
-   * Writes metadata {@link #placeTable placed} before to its file. Once the file is written (and
-   * closed, which forces it to disk), the metadata is kept as if read back from it: the next
-   * commit to the table reads exactly this version, and need not parse it again.
+   * Writes metadata {@link #placeTable placed} before to its file, unless it would break the
+   * limits (then nothing is written). Once the file is written (and closed, which forces it to
+   * disk), the metadata is kept as if read back from it: the next commit to the table reads
+   * exactly this version, and need not parse it again.
    */
   public void writePlaced(BucketConfig bucket, TableMetadata placed) {
-    CountingOutputFile file = new CountingOutputFile(io.fileIo(bucket).newOutputFile(
-        placed.metadataFileLocation()));
-    TableMetadataParser.write(placed, file);
-    tables.put(placed.metadataFileLocation(), new MetadataCache.Sized<>(placed,
-        file.bytesWritten()));
+    byte[] json = MetadataJson.bounded(TableMetadataParser.toJson(placed), placed.schemas(),
+        limits, "the table's new metadata");
+    MetadataJson.write(io.fileIo(bucket).newOutputFile(placed.metadataFileLocation()), json);
+    tables.put(placed.metadataFileLocation(), new MetadataCache.Sized<>(placed, json.length));
   }
 
   /**
@@ -106,8 +123,10 @@ public final class MetadataFiles {
   public ViewMetadata writeView(BucketConfig bucket, ViewMetadata metadata,
       Optional<String> previous) {
     String location = newFileLocation(metadata.location() + "/metadata", previous, ".metadata.json");
-    ViewMetadataParser.write(metadata, io.fileIo(bucket).newOutputFile(location));
-    return ViewMetadataParser.fromJson(location, ViewMetadataParser.toJson(metadata));
+    String json = ViewMetadataParser.toJson(metadata);
+    MetadataJson.write(io.fileIo(bucket).newOutputFile(location),
+        MetadataJson.bounded(json, metadata.schemas(), limits, "the view's new metadata"));
+    return ViewMetadataParser.fromJson(location, json);
   }
 
   /** Where a table's metadata files go: {@code write.metadata.path}, else under its location. */

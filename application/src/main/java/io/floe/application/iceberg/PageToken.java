@@ -1,5 +1,6 @@
 package io.floe.application.iceberg;
 
+import io.floe.domain.StorableText;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Optional;
@@ -15,14 +16,24 @@ public final class PageToken {
 
   private PageToken() {}
 
+  /**
+   * The name a token stands for. What it decodes to passes the rule of all text Floe is given
+   * ({@link StorableText}): a token is the client's to send, whatever this server made of it.
+   */
   public static Optional<String> decode(String token) {
     if (token == null || token.isEmpty()) {
       return Optional.empty();
     }
+    byte[] bytes;
     try {
-      return Optional.of(new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8));
+      bytes = Base64.getUrlDecoder().decode(token);
     } catch (IllegalArgumentException e) {
       throw new BadRequestException("Invalid page token: %s", token);
+    }
+    try {
+      return Optional.of(StorableText.fromUtf8(bytes, "the name it stands for"));
+    } catch (StorableText.InvalidTextException e) {
+      throw new BadRequestException("Invalid page token: %s", e.getMessage());
     }
   }
 

@@ -16,7 +16,6 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.PartitionStatisticsFile;
 import org.apache.iceberg.StatisticsFile;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.io.FileIO;
 
 /**
@@ -31,17 +30,23 @@ import org.apache.iceberg.io.FileIO;
  */
 public final class ReachableTableFiles {
   private final FileIO io;
+  private final MetadataLimits limits;
   private final Set<String> files = new HashSet<>();
   private final Set<String> readMetadata = new HashSet<>();
   private final Set<String> readManifests = new HashSet<>();
 
-  private ReachableTableFiles(FileIO io) {
+  private ReachableTableFiles(FileIO io, MetadataLimits limits) {
     this.io = io;
+    this.limits = limits;
   }
 
-  /** The URIs of every file {@code metadataLocations} reach, as their metadata spells them. */
-  public static Set<String> of(FileIO io, Collection<String> metadataLocations) {
-    ReachableTableFiles walk = new ReachableTableFiles(io);
+  /**
+   * The URIs of every file {@code metadataLocations} reach, as their metadata spells them; each
+   * metadata file is read within {@code limits}.
+   */
+  public static Set<String> of(FileIO io, MetadataLimits limits,
+      Collection<String> metadataLocations) {
+    ReachableTableFiles walk = new ReachableTableFiles(io, limits);
     metadataLocations.forEach(walk::followVersion);
     return Set.copyOf(walk.files);
   }
@@ -51,7 +56,7 @@ public final class ReachableTableFiles {
     if (!readMetadata.add(metadataLocation)) {
       return;
     }
-    TableMetadata metadata = TableMetadataParser.read(io, metadataLocation);
+    TableMetadata metadata = MetadataJson.readTable(io, metadataLocation, limits);
     metadata.previousFiles().forEach(entry -> files.add(entry.file()));
     metadata.statisticsFiles().stream().map(StatisticsFile::path).forEach(files::add);
     metadata.partitionStatisticsFiles().stream().map(PartitionStatisticsFile::path)

@@ -2,10 +2,13 @@ package io.floe.adapters.persistence.cache;
 
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.persistence.jooq.Database;
+import io.floe.application.health.Worker;
+import io.floe.application.health.Workers;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -43,6 +46,8 @@ public final class CacheInvalidations implements AutoCloseable {
   static final String CHANNEL = "floe_cache";
   /** The application name of the listening connection. */
   public static final String APPLICATION = "floe-listener";
+  /** The name of the listening thread, as readiness names it when it is down. */
+  public static final String LISTENER = "floe-cache-listener";
   /** How long the caches may go without proof that no announcement is pending. */
   public static final Duration TRUST = Duration.ofSeconds(1);
   static final Duration HEARTBEAT = Duration.ofMillis(200);
@@ -52,7 +57,7 @@ public final class CacheInvalidations implements AutoCloseable {
 
   private final DatabaseSettings settings;
   private final List<InvalidatedCache<?, ?>> caches = new CopyOnWriteArrayList<>();
-  private final Thread listener;
+  private Worker listener;
   private volatile boolean closed;
   /** System.nanoTime() until which the caches may be used. */
   private volatile long trustedUntil = System.nanoTime();
@@ -67,8 +72,6 @@ public final class CacheInvalidations implements AutoCloseable {
     this.ownUncommittedWrites = database::tablesWrittenByOpenTransaction;
     this.soleReplica = new SoleReplica(this::trusted, () -> pointers().voidAll());
     this.pointers = new PointerCache(database, soleReplica);
-    this.listener = new Thread(this::listen, "floe-cache-listener");
-    listener.setDaemon(true);
   }
 
   /**
@@ -76,10 +79,29 @@ public final class CacheInvalidations implements AutoCloseable {
    * the caches at once.
    */
   public static CacheInvalidations start(Database database) {
+    return start(database, new Workers(Clock.systemUTC()));
+  }
+
+  /**
+   * Starts listening on {@code database}'s server, on a thread kept alive among {@code workers}:
+   * whatever kills its loop, it starts again, and until it does the server reports it down.
+   */
+  public static CacheInvalidations start(Database database, Workers workers) {
     CacheInvalidations invalidations = new CacheInvalidations(database);
     database.onCommittedWrites(invalidations::changed);
-    invalidations.listener.start();
+    invalidations.listener = workers.start(LISTENER, invalidations::listen,
+        invalidations::listenerFailed);
     return invalidations;
+  }
+
+  /**
+   * The listener's loop ended with an error its own retries do not catch: what losing the
+   * connection does, done here, since the loop's own handling never ran.
+   */
+  private void listenerFailed() {
+    trustedUntil = System.nanoTime();
+    soleReplica.lost();
+    invalidateAll();
   }
 
   /** A new cache of rows of {@code tables}, forgotten whenever any of them changes. */
@@ -214,11 +236,6 @@ public final class CacheInvalidations implements AutoCloseable {
     closed = true;
     trustedUntil = System.nanoTime();
     soleReplica.lost();
-    listener.interrupt();
-    try {
-      listener.join(NETWORK_TIMEOUT_MS + HEARTBEAT.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    listener.close(Duration.ofMillis(NETWORK_TIMEOUT_MS + HEARTBEAT.toMillis()));
   }
 }

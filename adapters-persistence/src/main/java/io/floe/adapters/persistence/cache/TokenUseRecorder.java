@@ -1,14 +1,14 @@
 package io.floe.adapters.persistence.cache;
 
+import io.floe.application.health.Worker;
+import io.floe.application.health.Workers;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,18 +25,17 @@ public final class TokenUseRecorder implements AutoCloseable {
 
   private final Consumer<Map<UUID, Instant>> writer;
   private final Map<UUID, Instant> pending = new ConcurrentHashMap<>();
-  private final ScheduledExecutorService flusher;
+  private final Worker flusher;
 
   /** Writes batches with {@code writer}: token id to the latest time it was used. */
   public TokenUseRecorder(Consumer<Map<UUID, Instant>> writer) {
+    this(writer, new Workers(Clock.systemUTC()));
+  }
+
+  /** Writes batches on a thread kept alive among {@code workers}. */
+  public TokenUseRecorder(Consumer<Map<UUID, Instant>> writer, Workers workers) {
     this.writer = writer;
-    this.flusher = Executors.newSingleThreadScheduledExecutor(runnable -> {
-      Thread thread = new Thread(runnable, "floe-token-use");
-      thread.setDaemon(true);
-      return thread;
-    });
-    flusher.scheduleWithFixedDelay(this::flushQuietly, PERIOD.toMillis(), PERIOD.toMillis(),
-        TimeUnit.MILLISECONDS);
+    this.flusher = workers.every("floe-token-use", PERIOD, PERIOD, this::flushQuietly);
   }
 
   /** Notes that the token was used at {@code usedAt}; costs no database round trip. */
@@ -73,12 +72,7 @@ public final class TokenUseRecorder implements AutoCloseable {
 
   @Override
   public void close() {
-    flusher.shutdown();
-    try {
-      flusher.awaitTermination(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    flusher.close();
     flushQuietly();
   }
 }

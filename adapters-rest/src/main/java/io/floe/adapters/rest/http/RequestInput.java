@@ -11,18 +11,17 @@ import io.javalin.http.HttpStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Optional;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
- * The one check every request passes before a route sees it: its path segments and query
- * parameters are valid percent-encoded UTF-8, its body is valid UTF-8, and none of it holds text
- * that Floe cannot keep ({@link StorableText}: a NUL or an unpaired surrogate), not even inside a
- * JSON string. A violation is a 400 naming the path segment, the query parameter or the JSON
- * field. The body is read here, whatever the route, so a body that ends before the length it
+ * The one check every request passes before a route sees it: its path segments, query
+ * parameters and form fields are valid percent-encoded UTF-8, its body is valid UTF-8, and none of
+ * it holds text that Floe cannot keep ({@link StorableText}: a NUL or an unpaired surrogate), not
+ * even inside a JSON string or once decoded. A violation is a 400 naming the path segment, the
+ * query parameter, the form field or the JSON field. The body is read here, whatever the route, so a body that ends before the length it
  * announced is refused before any route acts on it; routes take the checked text from
  * {@link #body}.
  */
@@ -42,26 +41,36 @@ public final class RequestInput {
   public static void check(Context ctx) {
     String[] segments = ctx.req().getRequestURI().split("/", -1);
     for (int i = 1; i < segments.length; i++) {
-      String what = "the path segment '" + printable(segments[i]) + "'";
-      require(decode(segments[i], false, what), what);
+      decode(segments[i], false, "the path segment '" + printable(segments[i]) + "'");
     }
-    String query = ctx.queryString();
-    if (query != null && !query.isEmpty()) {
-      for (String parameter : query.split("&")) {
-        String[] pair = parameter.split("=", 2);
-        String name = decode(pair[0], true, "a query parameter name");
-        require(name, "a query parameter name");
-        if (pair.length == 2) {
-          require(decode(pair[1], true, "query parameter '" + printable(name) + "'"),
-              "query parameter '" + printable(name) + "'");
-        }
+    requireStorableParameters(ctx.queryString(), "query parameter");
+    refuseAnnouncedOversizedBody(ctx);
+    String body = text(boundedBody(ctx), "the request body");
+    requireStorableJson(body);
+    if (isForm(ctx)) {
+      requireStorableParameters(body, "form field");
+    }
+    ctx.attribute(BODY, body);
+  }
+
+  /** The names and values of a query string or a form, each as it decodes. */
+  private static void requireStorableParameters(String encoded, String kind) {
+    if (encoded == null || encoded.isEmpty()) {
+      return;
+    }
+    for (String parameter : encoded.split("&")) {
+      String[] pair = parameter.split("=", 2);
+      String name = decode(pair[0], true, "a " + kind + " name");
+      if (pair.length == 2) {
+        decode(pair[1], true, kind + " '" + printable(name) + "'");
       }
     }
-    refuseAnnouncedOversizedBody(ctx);
-    String body = utf8(boundedBody(ctx));
-    require(body, "the request body");
-    requireStorableJson(body);
-    ctx.attribute(BODY, body);
+  }
+
+  private static boolean isForm(Context ctx) {
+    String type = ctx.contentType();
+    return type != null && type.toLowerCase(Locale.ROOT)
+        .startsWith("application/x-www-form-urlencoded");
   }
 
   /**
@@ -134,9 +143,14 @@ public final class RequestInput {
     try (JsonParser parser = JSON.createParser(body)) {
       for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
         if (token == JsonToken.FIELD_NAME || token == JsonToken.VALUE_STRING) {
-          String field = parser.getParsingContext().pathAsPointer().toString();
-          require(parser.getText(), token == JsonToken.FIELD_NAME
-              ? "a field name in the request body" : "field '" + printable(field) + "'");
+          Optional<String> problem = StorableText.problem(parser.getText());
+          if (problem.isPresent()) {
+            // Where it is, only now: a pointer grows with the depth, and every string has one.
+            String what = token == JsonToken.FIELD_NAME ? "a field name in the request body"
+                : "field '" + printable(parser.getParsingContext().pathAsPointer().toString())
+                    + "'";
+            throw new BadRequestException("%s %s", what, problem.get());
+          }
         }
       }
     } catch (IOException e) {
@@ -151,11 +165,12 @@ public final class RequestInput {
   }
 
   /**
-   * Percent-decodes {@code raw} as UTF-8, refusing a '%' without two hex digits after it and
-   * bytes that are not UTF-8; in a query, '+' is a space.
+   * Percent-decodes {@code raw} as text under the rule, refusing a '%' without two hex digits
+   * after it and bytes that are not UTF-8; in a query or a form, '+' is a space.
    */
   private static String decode(String raw, boolean query, String what) {
     if (raw.indexOf('%') < 0 && !(query && raw.indexOf('+') >= 0)) {
+      require(raw, what);
       return raw;
     }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(raw.length());
@@ -176,26 +191,16 @@ public final class RequestInput {
         bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
       }
     }
-    try {
-      return strictUtf8(bytes.toByteArray());
-    } catch (CharacterCodingException e) {
-      throw new BadRequestException("%s is not percent-encoded UTF-8", what);
-    }
+    return text(bytes.toByteArray(), what);
   }
 
-  private static String utf8(byte[] body) {
+  /** Bytes the request carried as text, by the rule every decoded value passes. */
+  private static String text(byte[] bytes, String what) {
     try {
-      return strictUtf8(body);
-    } catch (CharacterCodingException e) {
-      throw new BadRequestException("The request body is not valid UTF-8");
+      return StorableText.fromUtf8(bytes, what);
+    } catch (StorableText.InvalidTextException e) {
+      throw new BadRequestException("%s", e.getMessage());
     }
-  }
-
-  private static String strictUtf8(byte[] bytes) throws CharacterCodingException {
-    return StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT)
-        .decode(ByteBuffer.wrap(bytes)).toString();
   }
 
   /** Untrusted text for a message: control characters and surrogates escaped, at most 80 long. */

@@ -79,7 +79,10 @@ public final class IcebergErrors {
           "The request could not be read: " + unreadable.get().getReason());
     }
     int status = statusOf(error);
-    if (status >= 500) {
+    if (error instanceof ServiceUnavailableException) {
+      // Refused for now, nothing written: worth a line, not a stack trace per request.
+      LOG.warn("request {} refused for now: {}", requestId, error.getMessage());
+    } else if (status >= 500) {
       LOG.error("request {} failed", requestId, error);
       String type = error instanceof CommitStateUnknownException
           || error instanceof ServiceUnavailableException

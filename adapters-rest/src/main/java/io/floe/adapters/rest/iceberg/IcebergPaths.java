@@ -1,5 +1,6 @@
 package io.floe.adapters.rest.iceberg;
 
+import io.floe.application.iceberg.MetadataLimits;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.javalin.http.Handler;
 import java.util.function.Consumer;
@@ -14,7 +15,8 @@ final class IcebergPaths {
 
   private IcebergPaths() {}
 
-  static Handler handle(AuthenticateUseCase authentication, Consumer<IcebergRequest> handler) {
-    return ctx -> handler.accept(new IcebergRequest(ctx, authentication));
+  static Handler handle(AuthenticateUseCase authentication, MetadataLimits limits,
+      Consumer<IcebergRequest> handler) {
+    return ctx -> handler.accept(new IcebergRequest(ctx, authentication, limits));
   }
 }

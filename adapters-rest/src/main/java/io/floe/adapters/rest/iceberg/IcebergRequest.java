@@ -2,6 +2,7 @@ package io.floe.adapters.rest.iceberg;
 
 import io.floe.adapters.rest.http.RequestInput;
 import io.floe.adapters.rest.http.RequestTracing;
+import io.floe.application.iceberg.MetadataLimits;
 import io.floe.application.model.IdempotencyKey;
 import io.floe.application.model.RequestInfo;
 import io.floe.application.port.in.access.AuthenticateUseCase;
@@ -15,6 +16,7 @@ import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.rest.RESTRequest;
 import org.apache.iceberg.rest.RESTUtil;
 
 /**
@@ -31,12 +33,14 @@ final class IcebergRequest {
   private final Context ctx;
   private final String[] segments;
   private final AuthenticateUseCase authentication;
+  private final MetadataLimits limits;
   private OrgContext scope;
 
-  IcebergRequest(Context ctx, AuthenticateUseCase authentication) {
+  IcebergRequest(Context ctx, AuthenticateUseCase authentication, MetadataLimits limits) {
     this.ctx = ctx;
     this.segments = ctx.req().getRequestURI().split("/", -1);
     this.authentication = authentication;
+    this.limits = limits;
   }
 
   Context http() {
@@ -67,6 +71,11 @@ final class IcebergRequest {
 
   String body() {
     return RequestInput.body(ctx);
+  }
+
+  /** The body read as an Iceberg request, its schemas within the server's limits. */
+  <T extends RESTRequest> T read(Class<T> type) {
+    return RestJson.read(body(), type, limits);
   }
 
   Integer pageSize() {

@@ -4,6 +4,7 @@ import static io.floe.adapters.rest.iceberg.IcebergPaths.NAMESPACE;
 import static io.floe.adapters.rest.iceberg.IcebergPaths.V1;
 
 import io.floe.adapters.rest.http.RequestTracing;
+import io.floe.application.iceberg.MetadataLimits;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.namespace.IcebergNamespacesUseCase;
 import io.floe.application.security.OrgContext;
@@ -46,14 +47,18 @@ public final class IcebergRoutes {
   private final TableRoutes tables;
   private final ViewRoutes views;
   private final Duration idempotencyLifetime;
+  private final MetadataLimits limits;
 
+  /** Routes whose request bodies hold schemas within {@code limits}. */
   public IcebergRoutes(AuthenticateUseCase authentication, IcebergNamespacesUseCase namespaces,
-      TableUseCases tables, ViewUseCases views, Duration idempotencyLifetime) {
+      TableUseCases tables, ViewUseCases views, Duration idempotencyLifetime,
+      MetadataLimits limits) {
     this.authentication = authentication;
     this.namespaces = namespaces;
-    this.tables = new TableRoutes(authentication, tables);
-    this.views = new ViewRoutes(authentication, views);
+    this.tables = new TableRoutes(authentication, tables, limits);
+    this.views = new ViewRoutes(authentication, views, limits);
     this.idempotencyLifetime = idempotencyLifetime;
+    this.limits = limits;
   }
 
   public void register(RoutesConfig routes) {
@@ -61,7 +66,7 @@ public final class IcebergRoutes {
     routes.get(V1 + "/namespaces", handle(r -> r.ok(namespaces.list(r.scope(),
         namespaceQueryParam(r.http()), r.pageToken(), r.pageSize()))));
     routes.post(V1 + "/namespaces", handle(r -> r.ok(namespaces.create(r.scope(),
-        RestJson.read(r.body(), CreateNamespaceRequest.class)))));
+        r.read(CreateNamespaceRequest.class)))));
     routes.get(NAMESPACE, handle(r -> r.ok(namespaces.load(r.scope(), r.namespace()))));
     routes.head(NAMESPACE, handle(r -> {
       namespaces.load(r.scope(), r.namespace());
@@ -73,7 +78,7 @@ public final class IcebergRoutes {
     }));
     routes.post(NAMESPACE + "/properties", handle(r -> r.ok(namespaces.updateProperties(
         r.scope(), r.namespace(),
-        RestJson.read(r.body(), UpdateNamespacePropertiesRequest.class)))));
+        r.read(UpdateNamespacePropertiesRequest.class)))));
     tables.register(routes);
     views.register(routes);
   }
@@ -104,6 +109,6 @@ public final class IcebergRoutes {
   }
 
   private Handler handle(Consumer<IcebergRequest> handler) {
-    return IcebergPaths.handle(authentication, handler);
+    return IcebergPaths.handle(authentication, limits, handler);
   }
 }

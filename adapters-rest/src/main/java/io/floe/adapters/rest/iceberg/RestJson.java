@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.floe.adapters.rest.http.StrictJson;
+import io.floe.application.iceberg.MetadataLimits;
 import java.io.IOException;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.rest.RESTRequest;
@@ -43,8 +44,12 @@ public final class RestJson {
     }
   }
 
-  /** Parses and validates a request body; malformed JSON is the client's fault, a 400. */
-  public static <T extends RESTRequest> T read(String body, Class<T> type) {
+  /**
+   * Parses and validates a request body; malformed JSON is the client's fault, a 400, and so are
+   * schemas beyond {@code limits}, which are refused before iceberg-core builds them.
+   */
+  public static <T extends RESTRequest> T read(String body, Class<T> type,
+      MetadataLimits limits) {
     if (body == null || body.isBlank()) {
       throw new BadRequestException("Request body is required");
     }
@@ -55,6 +60,7 @@ public final class RestJson {
         // Iceberg's parsers read a number or a list as an object without fields: a no-op.
         throw new BadRequestException("The request body must be a JSON object");
       }
+      limits.checkDocument(tree, "the request body");
       request = MAPPER.treeToValue(tree, type);
     } catch (JsonProcessingException e) {
       // Iceberg's own parsers fail inside Jackson with an exception that says what is wrong.

@@ -4,6 +4,7 @@ import static io.floe.adapters.rest.iceberg.IcebergPaths.NAMESPACE;
 import static io.floe.adapters.rest.iceberg.IcebergPaths.TABLE;
 import static io.floe.adapters.rest.iceberg.IcebergPaths.V1;
 
+import io.floe.application.iceberg.MetadataLimits;
 import io.floe.application.model.AccessDelegation;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.table.LoadTableUseCase.LoadedTable;
@@ -32,25 +33,27 @@ import org.apache.iceberg.rest.requests.UpdateTableRequest;
 final class TableRoutes {
   private final AuthenticateUseCase authentication;
   private final TableUseCases tables;
+  private final MetadataLimits limits;
   private final LoadTableBodies bodies = new LoadTableBodies();
 
-  TableRoutes(AuthenticateUseCase authentication, TableUseCases tables) {
+  TableRoutes(AuthenticateUseCase authentication, TableUseCases tables, MetadataLimits limits) {
     this.authentication = authentication;
     this.tables = tables;
+    this.limits = limits;
   }
 
   void register(RoutesConfig routes) {
     routes.get(NAMESPACE + "/tables", handle(r -> r.ok(
         tables.list().listTables(r.scope(), r.namespace(), r.pageToken(), r.pageSize()))));
     routes.post(NAMESPACE + "/tables", handle(r -> r.ok(tables.create().createTable(r.scope(),
-        r.namespace(), RestJson.read(r.body(), CreateTableRequest.class), delegation(r.http())))));
+        r.namespace(), r.read(CreateTableRequest.class), delegation(r.http())))));
     routes.get(TABLE, handle(this::loadTable));
     routes.head(TABLE, handle(r -> {
       tables.load().currentMetadataLocation(r.scope(), r.object());
       r.noContent();
     }));
     routes.post(TABLE, handle(r -> r.ok(tables.commit().commitTable(r.scope(), r.object(),
-        RestJson.read(r.body(), UpdateTableRequest.class)))));
+        r.read(UpdateTableRequest.class)))));
     routes.delete(TABLE, handle(r -> {
       tables.drop().dropTable(r.scope(), r.object(),
           Boolean.parseBoolean(r.http().queryParam("purgeRequested")));
@@ -59,21 +62,21 @@ final class TableRoutes {
     routes.get(TABLE + "/credentials", handle(r -> r.ok(
         tables.storageAccess().credentials(r.scope(), r.object()))));
     routes.post(TABLE + "/sign", handle(r -> r.ok(tables.storageAccess().sign(r.scope(),
-        r.object(), RestJson.read(r.body(), RemoteSignRequest.class)))));
+        r.object(), r.read(RemoteSignRequest.class)))));
     routes.post(TABLE + "/metrics", handle(r -> {
       tables.reportMetrics().reportMetrics(r.scope(), r.object(),
-          RestJson.read(r.body(), ReportMetricsRequest.class));
+          r.read(ReportMetricsRequest.class));
       r.noContent();
     }));
     routes.post(NAMESPACE + "/register", handle(r -> r.ok(tables.register().registerTable(
-        r.scope(), r.namespace(), RestJson.read(r.body(), RegisterTableRequest.class)))));
+        r.scope(), r.namespace(), r.read(RegisterTableRequest.class)))));
     routes.post(V1 + "/tables/rename", handle(r -> {
-      tables.rename().renameTable(r.scope(), RestJson.read(r.body(), RenameTableRequest.class));
+      tables.rename().renameTable(r.scope(), r.read(RenameTableRequest.class));
       r.noContent();
     }));
     routes.post(V1 + "/transactions/commit", handle(r -> {
       tables.commitTransaction().commitTransaction(r.scope(),
-          RestJson.read(r.body(), CommitTransactionRequest.class));
+          r.read(CommitTransactionRequest.class));
       r.noContent();
     }));
   }
@@ -146,6 +149,6 @@ final class TableRoutes {
   }
 
   private Handler handle(Consumer<IcebergRequest> handler) {
-    return IcebergPaths.handle(authentication, handler);
+    return IcebergPaths.handle(authentication, limits, handler);
   }
 }

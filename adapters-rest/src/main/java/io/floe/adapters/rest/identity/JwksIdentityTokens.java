@@ -11,6 +11,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import io.floe.application.port.out.IdentityTokens;
+import io.floe.domain.StorableText;
 import java.net.MalformedURLException;
 import java.text.ParseException;
 import java.util.Optional;
@@ -52,8 +53,9 @@ public final class JwksIdentityTokens implements IdentityTokens {
   public Optional<String> verify(String bearer) {
     try {
       Object value = processor.process(bearer, null).getClaim(userClaim);
-      return value instanceof String text && !text.isBlank() ? Optional.of(text)
-          : Optional.empty();
+      // A claim is text decoded from the token: it names a user only if Floe could keep it.
+      return value instanceof String text && !text.isBlank()
+          && StorableText.problem(text).isEmpty() ? Optional.of(text) : Optional.empty();
     } catch (ParseException | BadJOSEException | JOSEException e) {
       LOG.debug("identity token refused: {}", e.getMessage());
       return Optional.empty();

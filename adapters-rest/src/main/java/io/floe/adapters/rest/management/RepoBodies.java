@@ -7,10 +7,10 @@ import io.floe.application.model.Invalid;
 import io.floe.application.model.RepoDetails;
 import io.floe.application.model.RepoGarbage;
 import io.floe.application.port.in.repo.CollectRepoGarbageUseCase;
+import io.floe.domain.DurationBounds;
 import io.floe.domain.RepoCommit;
 import io.floe.domain.RepoNode;
 import io.floe.domain.RepoRefs;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -128,7 +128,8 @@ final class RepoBodies {
     }
     JsonFields body = new JsonFields(ManagementJson.read(raw, JsonNode.class));
     return new CollectRepoGarbageUseCase.Collection(body.bool("dry_run").orElse(true),
-        body.nonNegativeLong("grace_seconds").map(Duration::ofSeconds)
+        body.nonNegativeLong("grace_seconds")
+            .map(seconds -> DurationBounds.ofSeconds(seconds, "grace_seconds"))
             .orElse(CollectRepoGarbageUseCase.DEFAULT_GRACE));
   }
 

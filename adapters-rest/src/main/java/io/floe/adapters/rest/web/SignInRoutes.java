@@ -7,6 +7,7 @@ import io.floe.application.model.MemberOrg;
 import io.floe.application.port.in.access.WebSessionsUseCase;
 import io.floe.application.port.in.access.WebSessionsUseCase.StartedSession;
 import io.floe.application.port.in.org.OrgsUseCase;
+import io.floe.domain.StorableText;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
@@ -141,10 +142,18 @@ final class SignInRoutes {
         new IdentityProviderSignIn.Pending(kept[0], kept[1], kept[2]),
         ctx.queryParam("state"), ctx.queryParam("code"), callbackUri(ctx));
     startSession(ctx, sessions.signInWithIdToken(idToken));
-    String next = WebPaths.safeReturnPath(new String(Base64.getUrlDecoder().decode(kept[3]),
-        StandardCharsets.UTF_8));
+    String next = WebPaths.safeReturnPath(returnPath(kept[3]));
     r.render("continue.jte", new Continue(Chrome.anonymous("Signed in", "", Optional.empty()),
         next));
+  }
+
+  /** The page to return to, as kept in the cookie; nothing, if the cookie was tampered with. */
+  private static String returnPath(String kept) {
+    try {
+      return StorableText.fromUtf8(Base64.getUrlDecoder().decode(kept), "the return path");
+    } catch (IllegalArgumentException | StorableText.InvalidTextException e) {
+      return null;
+    }
   }
 
   private static void startSession(Context ctx, StartedSession started) {

@@ -70,13 +70,44 @@ final class TableView {
         tabs(r.query("tab").orElse("schema")),
         ns, name, new TableIdentifierSyntax(ns, name).format(),
         metadata.location(), Integer.toString(metadata.formatVersion()), metadata.uuid(),
-        SchemaRows.of(schema),
+        SchemaRows.of(schema, openedField(r), number(r.query("fields")),
+            (field, page) -> schemaPage(org, ns, name, repo, field, page)),
         metadata.spec().fields().stream().map(field -> partition(schema, field)).toList(),
         metadata.sortOrder().fields().stream().map(field -> sort(schema, field)).toList(),
         newestFirst(history, current),
         SnapshotChart.of(history),
         properties(metadata.properties()),
         ConnectSnippets.of(NamespaceView.catalogUri(r.http()), org, ns, Optional.of(name))));
+  }
+
+  /**
+   * The field whose fields the schema browser shows, by its id; a value that is no id asks for
+   * none, like a page number that is no number asks for the first page.
+   */
+  private static Optional<Integer> openedField(WebRequest r) {
+    return r.query("field").flatMap(value -> {
+      try {
+        return Optional.of(Integer.parseInt(value));
+      } catch (NumberFormatException e) {
+        return Optional.empty();
+      }
+    });
+  }
+
+  private static int number(Optional<String> page) {
+    try {
+      return Math.max(1, Integer.parseInt(page.orElse("1")));
+    } catch (NumberFormatException e) {
+      return 1;
+    }
+  }
+
+  /** A page of the schema browser: of one field's fields, or of the schema for -1. */
+  private static String schemaPage(String org, String ns, String name, Optional<String> repo,
+      int field, int page) {
+    return WebPaths.table(org, ns, name) + "?"
+        + repo.map(value -> "repo=" + WebPaths.query(value) + "&").orElse("") + "tab=schema"
+        + (field >= 0 ? "&field=" + field : "") + (page > 1 ? "&fields=" + page : "");
   }
 
   private static List<SnapshotRow> newestFirst(List<Snapshot> history, Long current) {

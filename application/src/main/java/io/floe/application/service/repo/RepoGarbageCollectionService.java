@@ -1,5 +1,6 @@
 package io.floe.application.service.repo;
 
+import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.iceberg.ReachableTableFiles;
 import io.floe.application.model.AuditAction;
 import io.floe.application.model.AuditTarget;
@@ -9,7 +10,6 @@ import io.floe.application.port.in.repo.CollectRepoGarbageUseCase;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.ListedObject;
-import io.floe.application.port.out.MetadataFileIoProvider;
 import io.floe.application.port.out.RepoReachability;
 import io.floe.application.port.out.StorageException;
 import io.floe.application.security.AccessPolicy;
@@ -17,6 +17,7 @@ import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.BucketConfig;
+import io.floe.domain.DurationBounds;
 import io.floe.domain.Repo;
 import io.floe.domain.StoragePath;
 import java.time.Clock;
@@ -25,7 +26,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
  * Collects a repo's garbage in three steps: mark (the Icechunk walk over every branch and tag,
@@ -44,18 +44,18 @@ public final class RepoGarbageCollectionService implements CollectRepoGarbageUse
   private final OrgRepos orgRepos;
   private final AccessPolicy policy;
   private final RepoReachability reachability;
-  private final MetadataFileIoProvider fileIo;
+  private final MetadataFiles metadataFiles;
   private final BucketStorageProvider storage;
   private final ChangePublisher publisher;
   private final Clock clock;
 
   public RepoGarbageCollectionService(OrgRepos orgRepos, AccessPolicy policy,
-      RepoReachability reachability, MetadataFileIoProvider fileIo, BucketStorageProvider storage,
+      RepoReachability reachability, MetadataFiles metadataFiles, BucketStorageProvider storage,
       ChangePublisher publisher, Clock clock) {
     this.orgRepos = orgRepos;
     this.policy = policy;
     this.reachability = reachability;
-    this.fileIo = fileIo;
+    this.metadataFiles = metadataFiles;
     this.storage = storage;
     this.publisher = publisher;
     this.clock = clock;
@@ -63,10 +63,7 @@ public final class RepoGarbageCollectionService implements CollectRepoGarbageUse
 
   @Override
   public RepoGarbage collect(OrgContext context, String repo, Collection collection) {
-    if (collection.grace().isNegative()) {
-      throw new BadRequestException("The grace period must not be negative, got %s seconds",
-          collection.grace().toSeconds());
-    }
+    DurationBounds.require(collection.grace(), "The grace period");
     policy.requireAdmin(context, "collect a repo's garbage");
     Repo found = orgRepos.requireLive(context, repo);
     if (!collection.dryRun()) {
@@ -103,7 +100,8 @@ public final class RepoGarbageCollectionService implements CollectRepoGarbageUse
     RepoReachability.Walk walk = reachability.walk(bucket, prefix);
     Set<String> tableFiles;
     try {
-      tableFiles = ReachableTableFiles.of(fileIo.fileIo(bucket), walk.tableMetadataLocations());
+      tableFiles = ReachableTableFiles.of(metadataFiles.io(bucket), metadataFiles.limits(),
+          walk.tableMetadataLocations());
     } catch (RuntimeException e) {
       throw new StorageException("Cannot read the files of a table version the repo's history "
           + "points at, so nothing was collected: " + e.getMessage(), e);

@@ -15,7 +15,7 @@ public record TablePage(
     String location,
     String formatVersion,
     String uuid,
-    List<SchemaRow> schema,
+    SchemaPanel schema,
     List<SpecRow> partitionFields,
     List<SpecRow> sortFields,
     List<SnapshotRow> snapshots,
