@@ -63,7 +63,9 @@ def floe(tmp_path_factory) -> Floe:
     port = _free_port()
     with open(log, "w") as out:
         process = subprocess.Popen(
-            ["java", "-jar", str(JAR), "serve", "--port", str(port), "--data-dir", str(data_dir)],
+            ["java", "-jar", str(JAR), "serve", "--port", str(port), "--data-dir", str(data_dir),
+             # moto runs on this machine: the operator allows every org's buckets to reach it.
+             "--allow-private-bucket-endpoints", "--bucket-endpoint-host", "127.0.0.1"],
             stdout=out, stderr=subprocess.STDOUT)
     try:
         _wait_until_ready(port, process, log)

@@ -41,6 +41,7 @@ import io.floe.adapters.rest.web.WebApp;
 import io.floe.adapters.rest.web.WebPaths;
 import io.floe.adapters.rest.web.WebUseCases;
 import io.floe.adapters.rest.management.UserRoutes;
+import io.floe.adapters.storage.InetStorageNetwork;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.storage.local.LocalPaths;
 import io.floe.application.iceberg.MetadataFiles;
@@ -58,6 +59,8 @@ import io.floe.application.service.access.AuthenticationService;
 import io.floe.application.service.org.OrgAdministrationService;
 import io.floe.application.service.org.OrgProvisioningService;
 import io.floe.application.service.lifecycle.PrefixClaimer;
+import io.floe.application.security.BucketIdentityPolicy;
+import io.floe.application.security.IdentityCheckedStorage;
 import io.floe.application.security.Operators;
 import io.floe.application.service.org.LocalBucketPlacement;
 import io.floe.application.service.ReadinessService;
@@ -116,8 +119,8 @@ public final class FloeServer implements AutoCloseable {
     CatalogDatabase.sealCredentials(database, cipher);
     metrics.bindDatabase(database);
     this.database = database;
-    StorageAdapters storage = new StorageAdapters();
-    started.push(storage);
+    StorageAdapters adapters = new StorageAdapters();
+    started.push(adapters);
     // What every request reads is cached; every server on this database hears of changes.
     CacheInvalidations invalidations = CacheInvalidations.start(database);
     started.push(invalidations);
@@ -131,6 +134,10 @@ public final class FloeServer implements AutoCloseable {
     AccessPolicy policy = new AccessPolicy(grants);
     OrgStore orgs = new CachingOrgStore(new JooqOrgStore(database, cipher), invalidations);
     this.orgs = orgs;
+    // Every use of a bucket passes the rule on the server's identity and network first.
+    BucketIdentityPolicy bucketIdentities = new BucketIdentityPolicy(settings.bucketIdentities(),
+        settings.org(), orgs, new InetStorageNetwork());
+    IdentityCheckedStorage storage = IdentityCheckedStorage.of(adapters, bucketIdentities, clock);
     PrincipalStore principals = new CachingPrincipalStore(principalRows, invalidations, tokenUses);
     CachingNamespaceStore namespaces = new CachingNamespaceStore(
         new JooqNamespaceStore(database), invalidations);
@@ -150,7 +157,7 @@ public final class FloeServer implements AutoCloseable {
         new LocalPaths());
     Operators operators = new Operators(orgs, principals, policy, settings.org());
     this.provisioning = new OrgProvisioningService(orgs, principals, database, ids, clock,
-        localBuckets);
+        localBuckets, bucketIdentities);
     JooqIdentityDirectory identities = new JooqIdentityDirectory(database, tokenUses::flush);
     AuthenticationService authentication = new AuthenticationService(principals, orgs, clock,
         settings.oidc().<IdentityTokens>map(JwksIdentityTokens::new).orElse(IdentityTokens.NONE),
@@ -162,7 +169,7 @@ public final class FloeServer implements AutoCloseable {
         clock, policy, settings.namespaceRecoveryPeriod(), probe, publisher,
         new AdvisoryLocks(database));
     NamespaceModule namespaceModule = new NamespaceModule(database, orgs, namespaces, lifecycle,
-        ids, clock, policy, publisher, operators, localBuckets);
+        ids, clock, policy, publisher, operators, localBuckets, bucketIdentities);
     CatalogModule catalog = new CatalogModule(objects, pointers, locator, policy, metadataFiles,
         placement, publisher, database, storage, storage, ids, clock, metrics);
     IcechunkRepositories icechunk = metrics.timed(new BucketIcechunkRepositories(storage));

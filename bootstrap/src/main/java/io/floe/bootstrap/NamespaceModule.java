@@ -14,6 +14,7 @@ import io.floe.application.service.namespace.NamespaceCreation;
 import io.floe.application.service.namespace.NamespaceDeletion;
 import io.floe.application.service.namespace.NamespaceManagementService;
 import io.floe.application.service.namespace.NamespaceService;
+import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.application.service.org.BucketManagementService;
 import io.floe.application.security.Operators;
 import io.floe.application.service.org.LocalBucketPlacement;
@@ -34,7 +35,8 @@ final class NamespaceModule {
 
   NamespaceModule(Database database, OrgStore orgs, NamespaceStore namespaces,
       LifecycleModule lifecycle, IdGenerator ids, Clock clock, AccessPolicy policy,
-      ChangePublisher publisher, Operators operators, LocalBucketPlacement localBuckets) {
+      ChangePublisher publisher, Operators operators, LocalBucketPlacement localBuckets,
+      BucketIdentityPolicy bucketIdentities) {
     this.lifecycle = lifecycle;
     NamespaceCreation creation = new NamespaceCreation(orgs, namespaces, lifecycle.creation, ids,
         clock, policy);
@@ -46,7 +48,7 @@ final class NamespaceModule {
         new JooqNamespaceDirectory(database), lifecycle.namespaceLifecycle, database, clock,
         policy, publisher);
     this.buckets = new BucketManagementService(orgs, database, ids, policy, publisher, operators,
-        localBuckets);
+        localBuckets, bucketIdentities);
   }
 
   /** The routes; the on-demand cleanup runs the whole pass, repos included. */

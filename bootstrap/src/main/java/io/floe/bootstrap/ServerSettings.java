@@ -2,6 +2,7 @@ package io.floe.bootstrap;
 
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.rest.identity.OidcSettings;
+import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.domain.OrgName;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,7 +15,8 @@ import java.util.Optional;
  * PostgreSQL under {@code <dataDir>/postgres}. Local buckets may only be placed beneath one of
  * {@code localBucketRoots} (empty means {@code <dataDir>/buckets}); a root may not hold the data
  * directory or lie inside the embedded database's. {@code secretKey} says where the key that
- * seals bucket credentials comes from.
+ * seals bucket credentials comes from. {@code bucketIdentities} is what buckets of orgs other than
+ * the operators' may use of the server's identity and network ({@link BucketIdentityPolicy}).
  */
 public record ServerSettings(
     String bind,
@@ -28,18 +30,23 @@ public record ServerSettings(
     Optional<OidcSettings> oidc,
     List<Path> localBucketRoots,
     SecretKeySettings secretKey,
-    Duration firstCleanupAfter) {
+    Duration firstCleanupAfter,
+    BucketIdentityPolicy.Allowances bucketIdentities) {
 
   /** When the first cleanup pass runs after a start, finishing what a crash left half done. */
   public static final Duration FIRST_CLEANUP_AFTER = Duration.ofMinutes(1);
 
-  /** As the canonical constructor, with the first cleanup pass a minute after the start. */
+  /**
+   * As the canonical constructor, with the first cleanup pass a minute after the start and no
+   * bucket identity or endpoint allowed beyond the operators' org.
+   */
   public ServerSettings(String bind, int port, Path dataDir, OrgName org,
       Optional<DatabaseSettings> database, Duration namespaceRecoveryPeriod,
       Duration idempotencyLifetime, Optional<String> bootstrapToken,
       Optional<OidcSettings> oidc, List<Path> localBucketRoots, SecretKeySettings secretKey) {
     this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
-        bootstrapToken, oidc, localBucketRoots, secretKey, FIRST_CLEANUP_AFTER);
+        bootstrapToken, oidc, localBucketRoots, secretKey, FIRST_CLEANUP_AFTER,
+        BucketIdentityPolicy.Allowances.none());
   }
 
   /**
@@ -63,6 +70,7 @@ public record ServerSettings(
     Objects.requireNonNull(localBucketRoots, "localBucketRoots");
     Objects.requireNonNull(secretKey, "secretKey");
     Objects.requireNonNull(firstCleanupAfter, "firstCleanupAfter");
+    Objects.requireNonNull(bucketIdentities, "bucketIdentities");
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("port must be 0..65535, got " + port);
     }
@@ -92,51 +100,65 @@ public record ServerSettings(
 
   public ServerSettings withPort(int newPort) {
     return new ServerSettings(bind, newPort, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        bucketIdentities);
   }
 
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        bucketIdentities);
   }
 
   public ServerSettings withNamespaceRecoveryPeriod(Duration period) {
     return new ServerSettings(bind, port, dataDir, org, database, period, idempotencyLifetime,
-        bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter);
+        bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        bucketIdentities);
   }
 
   public ServerSettings withOrg(OrgName newOrg) {
     return new ServerSettings(bind, port, dataDir, newOrg, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        bucketIdentities);
   }
 
   public ServerSettings withBootstrapToken(String token) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, Optional.of(token), oidc, localBucketRoots, secretKey,
-        firstCleanupAfter);
+        firstCleanupAfter, bucketIdentities);
   }
 
   public ServerSettings withSecretKey(SecretKeySettings keys) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys, firstCleanupAfter);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys, firstCleanupAfter,
+        bucketIdentities);
   }
 
   public ServerSettings withOidc(OidcSettings settings) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, Optional.of(settings), localBucketRoots, secretKey,
-        firstCleanupAfter);
+        firstCleanupAfter, bucketIdentities);
   }
 
   /** The directories local buckets may be placed beneath; replaces the default. */
   /** Settings whose first cleanup pass runs {@code after} the start, not a minute after. */
   public ServerSettings withFirstCleanupAfter(Duration after) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, after);
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, after,
+        bucketIdentities);
   }
 
   public ServerSettings withLocalBucketRoots(List<Path> roots) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
-        idempotencyLifetime, bootstrapToken, oidc, roots, secretKey, firstCleanupAfter);
+        idempotencyLifetime, bootstrapToken, oidc, roots, secretKey, firstCleanupAfter,
+        bucketIdentities);
+  }
+
+  /** What the operator allows bucket configurations of orgs other than the operators' own. */
+  public ServerSettings withBucketIdentities(BucketIdentityPolicy.Allowances allowances) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        allowances);
   }
 
   public Path adminTokenFile() {

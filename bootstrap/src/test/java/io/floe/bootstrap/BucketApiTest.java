@@ -23,7 +23,8 @@ class BucketApiTest {
 
   @BeforeAll
   static void startServer() {
-    server = FloeServer.start(ServerSettings.defaults(directory.resolve("data")).withPort(0));
+    server = FloeServer.start(ServerSettings.defaults(directory.resolve("data")).withPort(0)
+        .withBucketIdentities(TestFloe.LOOPBACK_STORAGE));
     AtomicReference<String> token = new AtomicReference<>();
     server.provisionOrg(new OrgName("buckets"), directory.resolve("buckets/default"),
         Optional.empty(), token::set);

@@ -48,7 +48,8 @@ class SecretsAtRestTest {
   @Test
   void theDatabaseHoldsNoPlainSecretAndARestartReadsThemBack(@TempDir Path dataDir)
       throws Exception {
-    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0));
+    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0)
+        .withBucketIdentities(TestFloe.LOOPBACK_STORAGE));
     Path keyFile = dataDir.resolve("secret.key");
     assertThat(Files.getPosixFilePermissions(keyFile))
         .isEqualTo(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
@@ -76,7 +77,8 @@ class SecretsAtRestTest {
 
   @Test
   void aWrongKeyRefusesToStartAndSaysWhatToDo(@TempDir Path dataDir) throws Exception {
-    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0));
+    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0)
+        .withBucketIdentities(TestFloe.LOOPBACK_STORAGE));
     SealingKey right = SecretKeys.read(dataDir.resolve("secret.key"));
     Path wrongFile = dataDir.resolve("wrong.key");
     OwnerOnlyFiles.write(wrongFile, SealingKey.generate("test").encoded());
@@ -100,7 +102,8 @@ class SecretsAtRestTest {
   @Test
   void aStartWithThePreviousKeySealsEverythingWithTheNewOne(@TempDir Path dataDir)
       throws Exception {
-    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0));
+    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0)
+        .withBucketIdentities(TestFloe.LOOPBACK_STORAGE));
     Path oldFile = dataDir.resolve("secret.key");
     Path newFile = dataDir.resolve("new.key");
     OwnerOnlyFiles.write(newFile, SealingKey.generate("test").encoded());
@@ -128,7 +131,8 @@ class SecretsAtRestTest {
   @Test
   void floeSecretsRotateMovesEveryCredentialToANewKeyFile(@TempDir Path dataDir)
       throws Exception {
-    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0));
+    ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0)
+        .withBucketIdentities(TestFloe.LOOPBACK_STORAGE));
     SealingKey oldKey = SecretKeys.read(dataDir.resolve("secret.key"));
     Path newFile = dataDir.resolve("rotated.key");
 
@@ -179,7 +183,8 @@ class SecretsAtRestTest {
       }
     }
 
-    ServerSettings settings = ServerSettings.defaults(dataDir).withPort(0);
+    ServerSettings settings = ServerSettings.defaults(dataDir).withPort(0)
+        .withBucketIdentities(TestFloe.LOOPBACK_STORAGE);
     FloeServer.start(settings).close();
 
     SealingKey key = SecretKeys.read(dataDir.resolve("secret.key"));
@@ -204,6 +209,7 @@ class SecretsAtRestTest {
   void anExternalDatabaseKeepsThemSealedAcrossARestart(@TempDir Path dataDir) throws Exception {
     DatabaseSettings external = ExternalDatabases.fresh();
     ServerSettings settings = withAStaticBucket(ServerSettings.defaults(dataDir).withPort(0)
+        .withBucketIdentities(TestFloe.LOOPBACK_STORAGE)
         .withDatabase(Optional.of(external)));
     try (Connection connection = DriverManager.getConnection(external.jdbcUrl(), external.user(),
         external.password()); ResultSet rows = connection.createStatement().executeQuery(

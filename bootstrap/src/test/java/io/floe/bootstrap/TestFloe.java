@@ -1,5 +1,6 @@
 package io.floe.bootstrap;
 
+import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.domain.OrgName;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +18,10 @@ import org.apache.iceberg.rest.RESTCatalog;
  */
 final class TestFloe implements AutoCloseable {
   private static final AtomicInteger ORGS = new AtomicInteger();
+  /** What the test servers' operator allows: endpoints on this machine, for every org. */
+  static final BucketIdentityPolicy.Allowances LOOPBACK_STORAGE =
+      BucketIdentityPolicy.Allowances.none().withPrivateEndpoints(true)
+          .withEndpointHosts(java.util.Set.of("127.0.0.1"));
 
   private final FloeServer server;
   private final Path directory;
@@ -35,12 +40,14 @@ final class TestFloe implements AutoCloseable {
   static TestFloe start(Path directory,
       java.util.function.UnaryOperator<ServerSettings> adjust) {
     Path data = directory.resolve("data");
-    // Local buckets may go where operators' orgs get theirs, and where tests put theirs.
+    // Local buckets may go where operators' orgs get theirs, and where tests put theirs; the S3
+    // servers tests run are on loopback, which the operator allows every org's buckets.
     ServerSettings settings = ServerSettings.defaults(data)
         .withPort(0)
         .withNamespaceRecoveryPeriod(Duration.ZERO)
         .withLocalBucketRoots(java.util.List.of(data.resolve("buckets"),
-            directory.resolve("buckets")));
+            directory.resolve("buckets")))
+        .withBucketIdentities(LOOPBACK_STORAGE);
     return new TestFloe(FloeServer.start(adjust.apply(settings)), directory);
   }
 

@@ -11,6 +11,7 @@ import com.google.cloud.storage.Storage.BlobTargetOption;
 import io.floe.adapters.storage.BucketPrefix;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.ListedObject;
+import io.floe.adapters.storage.StorageFailures;
 import io.floe.application.port.out.StorageException;
 import io.floe.application.port.out.StoredObject;
 import io.floe.domain.BucketConfig;
@@ -290,8 +291,7 @@ public final class GcsBucketStorage implements BucketStorage {
     try {
       return action.get();
     } catch (com.google.cloud.BaseServiceException e) {
-      throw new StorageException("could not " + verb + " '" + key + "' in "
-          + bucket.uriOf(StoragePath.root()) + ": " + e.getMessage(), e);
+      throw StorageFailures.of(bucket, "could not " + verb + " '" + key + "'", e);
     }
   }
 }
