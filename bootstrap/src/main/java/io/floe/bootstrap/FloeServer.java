@@ -161,7 +161,7 @@ public final class FloeServer implements AutoCloseable {
     JooqIdentityDirectory identities = new JooqIdentityDirectory(database, tokenUses::flush);
     AuthenticationService authentication = new AuthenticationService(principals, orgs, clock,
         settings.oidc().<IdentityTokens>map(JwksIdentityTokens::new).orElse(IdentityTokens.NONE),
-        identities::findByExternalId);
+        identities);
     JooqAuditLog auditLog = new JooqAuditLog(database);
     ChangePublisher publisher = new ChangePublisher(new JooqIdempotencyStore(database), auditLog,
         new IcebergResultCodec(), database, clock, settings.idempotencyLifetime());
@@ -195,7 +195,7 @@ public final class FloeServer implements AutoCloseable {
         settings.oidc().filter(OidcSettings::browserSignIn)
             .<IdentityTokens>map(oidc -> new JwksIdentityTokens(oidc.forIdTokens()))
             .orElse(IdentityTokens.NONE),
-        identities::findByExternalId, principals, new JooqWebSessionStore(database), ids, clock,
+        identities, principals, new JooqWebSessionStore(database), ids, clock,
         WEB_SESSION_LIFETIME);
     WebApp web = new WebApp(new WebUseCases(authentication, webSessions, orgDirectory,
         namespaceModule.management, catalog.views.list(), repoTables.tables.load(), grantService,
