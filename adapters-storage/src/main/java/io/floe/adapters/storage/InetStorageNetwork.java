@@ -2,7 +2,6 @@ package io.floe.adapters.storage;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.google.common.net.InetAddresses;
 import io.floe.application.port.out.StorageNetwork;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
@@ -82,18 +81,39 @@ public final class InetStorageNetwork implements StorageNetwork {
     if (address instanceof Inet4Address v4) {
       return isInternalV4(v4.getAddress());
     }
-    Inet6Address v6 = (Inet6Address) address;
-    byte[] bytes = v6.getAddress();
+    byte[] bytes = ((Inet6Address) address).getAddress();
     if ((bytes[0] & 0xfe) == 0xfc) {
       return true; // fc00::/7, unique local
     }
-    if (InetAddresses.hasEmbeddedIPv4ClientAddress(v6)) {
-      return isInternal(InetAddresses.getEmbeddedIPv4ClientAddress(v6));
+    return embeddedIpv4(bytes).map(InetStorageNetwork::isInternalV4).orElse(false);
+  }
+
+  /**
+   * The IPv4 address an IPv6 one carries to reach it: IPv4-compatible ({@code ::a.b.c.d}), NAT64
+   * ({@code 64:ff9b::/96}), 6to4 ({@code 2002::/16}) and Teredo ({@code 2001::/32}, whose client
+   * address is stored inverted). IPv4-mapped addresses the JDK already turns into IPv4 ones.
+   */
+  private static Optional<byte[]> embeddedIpv4(byte[] v6) {
+    if (zeros(v6, 0, 12) || isNat64(v6)) {
+      return Optional.of(new byte[] {v6[12], v6[13], v6[14], v6[15]});
     }
-    if (isNat64(bytes)) {
-      return isInternalV4(new byte[] {bytes[12], bytes[13], bytes[14], bytes[15]});
+    if (v6[0] == 0x20 && v6[1] == 0x02) {
+      return Optional.of(new byte[] {v6[2], v6[3], v6[4], v6[5]});
     }
-    return false;
+    if (v6[0] == 0x20 && v6[1] == 0x01 && v6[2] == 0 && v6[3] == 0) {
+      return Optional.of(new byte[] {(byte) ~v6[12], (byte) ~v6[13], (byte) ~v6[14],
+          (byte) ~v6[15]});
+    }
+    return Optional.empty();
+  }
+
+  private static boolean zeros(byte[] bytes, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (bytes[i] != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean isInternalV4(byte[] a) {
@@ -112,14 +132,7 @@ public final class InetStorageNetwork implements StorageNetwork {
 
   /** 64:ff9b::/96, the well-known NAT64 prefix, which carries an IPv4 address at its end. */
   private static boolean isNat64(byte[] bytes) {
-    if (bytes[0] != 0 || bytes[1] != 0x64 || bytes[2] != (byte) 0xff || bytes[3] != (byte) 0x9b) {
-      return false;
-    }
-    for (int i = 4; i < 12; i++) {
-      if (bytes[i] != 0) {
-        return false;
-      }
-    }
-    return true;
+    return bytes[0] == 0 && bytes[1] == 0x64 && bytes[2] == (byte) 0xff
+        && bytes[3] == (byte) 0x9b && zeros(bytes, 4, 12);
   }
 }

@@ -154,12 +154,13 @@ class BucketIdentityPolicyTest {
     for (String internal : List.of("127.0.0.2", "10.0.0.1", "172.31.255.255", "192.168.1.1",
         "169.254.169.254", "100.127.0.1", "0.1.2.3", "224.0.0.1", "255.255.255.255",
         "198.18.0.1", "::1", "::", "fe80::1", "fc00::1", "fdff::1", "::ffff:10.0.0.1",
-        "2002:7f00:1::", "64:ff9b::7f00:1", "ff02::1")) {
+        "2002:7f00:1::", "64:ff9b::7f00:1", "ff02::1", "::a9fe:a9fe",
+        "2001:0:4136:e378:8000:63bf:80ff:fffe")) {
       assertThat(InetStorageNetwork.isInternal(InetAddress.getByName(internal)))
           .as(internal).isTrue();
     }
     for (String external : List.of("8.8.8.8", "100.128.0.1", "172.32.0.1", "2001:4860::8888",
-        "2002:0808:0808::", "64:ff9b::808:808")) {
+        "2002:0808:0808::", "64:ff9b::808:808", "2001:0:4136:e378:8000:63bf:f7f7:f7f7")) {
       assertThat(InetStorageNetwork.isInternal(InetAddress.getByName(external)))
           .as(external).isFalse();
     }
