@@ -3,6 +3,7 @@ package io.floe.adapters.storage;
 import io.floe.application.port.out.StorageException;
 import io.floe.application.port.out.StorageUnavailableException;
 import io.floe.domain.BucketConfig;
+import io.floe.domain.StoragePath;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
@@ -26,7 +27,7 @@ public final class StorageFailures {
           + bucket.nickname() + "' could not be reached (" + what + "): try again later",
           failure);
     }
-    return new StorageException(what + " in " + bucket.uriOf(io.floe.domain.StoragePath.root())
+    return new StorageException(what + " in " + bucket.uriOf(StoragePath.root())
         + ": " + failure.getMessage(), failure);
   }
 

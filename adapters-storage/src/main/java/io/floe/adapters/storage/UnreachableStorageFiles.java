@@ -2,6 +2,7 @@ package io.floe.adapters.storage;
 
 import io.floe.domain.BucketConfig;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
@@ -31,7 +32,7 @@ final class UnreachableStorageFiles {
     } catch (IOException | RuntimeException e) {
       if (StorageFailures.isUnreachable(e)) {
         throw StorageFailures.of(bucket, what, e instanceof RuntimeException runtime ? runtime
-            : new java.io.UncheckedIOException((IOException) e));
+            : new UncheckedIOException((IOException) e));
       }
       throw e;
     }
@@ -49,7 +50,7 @@ final class UnreachableStorageFiles {
     try {
       return translated(bucket, what, call);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 

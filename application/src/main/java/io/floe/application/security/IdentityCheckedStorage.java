@@ -10,10 +10,10 @@ import io.floe.domain.StoragePath;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.requests.RemoteSignRequest;
 import org.apache.iceberg.rest.responses.RemoteSignResponse;
@@ -35,13 +35,8 @@ public final class IdentityCheckedStorage implements BucketStorageProvider,
   private final RequestSigner signer;
   private final BucketIdentityPolicy policy;
   private final Clock clock;
-  private final Map<BucketConfig, Instant> passed =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<BucketConfig, Instant> eldest) {
-          return size() > REMEMBERED;
-        }
-      };
+  /** Configurations that passed, until when; read on every storage call, so lock-free. */
+  private final Map<BucketConfig, Instant> passed = new ConcurrentHashMap<>();
 
   private IdentityCheckedStorage(BucketStorageProvider buckets, MetadataFileIoProvider fileIos,
       CredentialVendor vendor, RequestSigner signer, BucketIdentityPolicy policy, Clock clock) {
@@ -94,16 +89,15 @@ public final class IdentityCheckedStorage implements BucketStorageProvider,
 
   private BucketConfig usable(BucketConfig bucket) {
     Instant now = clock.instant();
-    synchronized (passed) {
-      Instant until = passed.get(bucket);
-      if (until != null && now.isBefore(until)) {
-        return bucket;
-      }
+    Instant until = passed.get(bucket);
+    if (until != null && now.isBefore(until)) {
+      return bucket;
     }
     policy.requireUsable(bucket);
-    synchronized (passed) {
-      passed.put(bucket, now.plus(RECHECK_AFTER));
+    if (passed.size() >= REMEMBERED) {
+      passed.clear(); // changed configurations pile up only slowly: start over
     }
+    passed.put(bucket, now.plus(RECHECK_AFTER));
     return bucket;
   }
 }

@@ -2,13 +2,13 @@ package io.floe.adapters.storage.gcs;
 
 import com.google.auth.oauth2.AccessToken;
 import com.google.auth.oauth2.GoogleCredentials;
+import io.floe.adapters.storage.StorageFailures;
 import io.floe.adapters.storage.VendedCredentialCache;
 import io.floe.application.port.out.CredentialVendor;
-import io.floe.adapters.storage.StorageFailures;
-import io.floe.application.port.out.StorageException;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.StoragePath;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -59,7 +59,7 @@ public final class GcsCredentialVendor implements CredentialVendor {
       sourceToken = source.getAccessToken();
     } catch (IOException e) {
       throw StorageFailures.of(bucket, "could not get the server's Google token for "
-          + bucket.uriOf(location), new java.io.UncheckedIOException(e));
+          + bucket.uriOf(location), new UncheckedIOException(e));
     }
     GoogleTokenExchange.Token token = exchange.downscope(sourceToken.getTokenValue(),
         TableAccessBoundary.json(bucket.bucket(), location, access));

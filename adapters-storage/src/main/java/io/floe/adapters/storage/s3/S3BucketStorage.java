@@ -1,9 +1,9 @@
 package io.floe.adapters.storage.s3;
 
 import io.floe.adapters.storage.BucketPrefix;
+import io.floe.adapters.storage.StorageFailures;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.ListedObject;
-import io.floe.adapters.storage.StorageFailures;
 import io.floe.application.port.out.StorageException;
 import io.floe.application.port.out.StoredObject;
 import io.floe.domain.BucketConfig;

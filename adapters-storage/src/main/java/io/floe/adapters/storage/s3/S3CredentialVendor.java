@@ -1,8 +1,8 @@
 package io.floe.adapters.storage.s3;
 
+import io.floe.adapters.storage.StorageFailures;
 import io.floe.adapters.storage.VendedCredentialCache;
 import io.floe.application.port.out.CredentialVendor;
-import io.floe.adapters.storage.StorageFailures;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.StoragePath;
 import io.floe.domain.StoragePlatform;
