@@ -3,16 +3,9 @@ package io.floe.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.application.security.BucketIdentityPolicy.Allowances;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +25,7 @@ class BucketIdentitiesTest {
   void anOrgAdminCannotBorrowTheServersIdentityOrNetwork() throws Exception {
     try (TestFloe floe = TestFloe.start(directory,
         settings -> settings.withBucketIdentities(Allowances.none()));
-        Trap trap = new Trap()) {
+        NotAStore trap = new NotAStore()) {
       TestFloe.Org tenant = floe.newOrg();
       ManagementApi admin = new ManagementApi(floe.server().port(), tenant.token());
       String buckets = "/orgs/" + tenant.warehouse() + "/buckets";
@@ -95,7 +88,7 @@ class BucketIdentitiesTest {
       throws Exception {
     Allowances lax = Allowances.none().withPrivateEndpoints(true)
         .withEndpointHosts(Set.of("127.0.0.1"));
-    try (Trap trap = new Trap()) {
+    try (NotAStore trap = new NotAStore()) {
       TestFloe.Org tenant;
       try (TestFloe floe = TestFloe.start(directory,
           settings -> settings.withBucketIdentities(lax))) {
@@ -131,46 +124,5 @@ class BucketIdentitiesTest {
         "endpoint", endpoint, "region", "us-east-1", "path_style", true,
         "auth", Map.of("method", "static", "access_key_id", "AKID",
             "secret_access_key", "SECRET"));
-  }
-
-  /**
-   * A port on loopback that is no object store: it counts the connections made to it and answers
-   * each with bytes that are not HTTP, as a database or another service would.
-   */
-  private static final class Trap implements AutoCloseable {
-    private final ServerSocket socket;
-    private final AtomicInteger connections = new AtomicInteger();
-    private final Thread acceptor;
-
-    Trap() throws IOException {
-      socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-      acceptor = new Thread(this::serve, "trap");
-      acceptor.setDaemon(true);
-      acceptor.start();
-    }
-
-    String endpoint() {
-      return "http://127.0.0.1:" + socket.getLocalPort();
-    }
-
-    int connections() {
-      return connections.get();
-    }
-
-    private void serve() {
-      while (!socket.isClosed()) {
-        try (Socket client = socket.accept(); OutputStream out = client.getOutputStream()) {
-          connections.incrementAndGet();
-          out.write("EFATAL unsupported frontend protocol\n".getBytes(StandardCharsets.US_ASCII));
-        } catch (IOException closedOrReset) {
-          // The trap closes, or a client gave up: either way the next accept decides.
-        }
-      }
-    }
-
-    @Override
-    public void close() throws IOException {
-      socket.close();
-    }
   }
 }

@@ -475,6 +475,24 @@ class SecuritySuiteTest {
   }
 
   @Test
+  void aStoreThatDoesNotAnswerIsA503NamingTheBucketAndNothingIsClaimed() throws Exception {
+    try (NotAStore notAStore = new NotAStore()) {
+      ManagementApi.Reply bucket = access.admin().post("/orgs/" + org.warehouse() + "/buckets",
+          Map.of("nickname", "silent", "platform", "s3-compatible", "name", "lake",
+              "endpoint", notAStore.endpoint(), "region", "us-east-1", "path_style", true,
+              "auth", Map.of("method", "static", "access_key_id", "AKID",
+                  "secret_access_key", "SECRET")));
+      assertThat(bucket.status()).as("%s", bucket.body()).isEqualTo(201);
+      IcebergHttp.Reply created = admin.post("/namespaces",
+          "{\"namespace\":[\"unreachable\"],\"properties\":{\"floe.bucket\":\"silent\"}}");
+      assertThat(created.status()).as("%s", created.body()).isEqualTo(503);
+      assertThat(created.message()).contains("'silent'").doesNotContain("127.0.0.1");
+      assertThat(notAStore.connections()).isPositive();
+      assertThat(admin.get("/namespaces/unreachable").status()).isEqualTo(404);
+    }
+  }
+
+  @Test
   void aMemberWithoutGrantsSeesBucketsByNicknameAndPlatformOnly() {
     String buckets = "/orgs/" + org.warehouse() + "/buckets";
     assertThat(access.admin().post(buckets, Map.of("nickname", "lake", "platform", "s3",
