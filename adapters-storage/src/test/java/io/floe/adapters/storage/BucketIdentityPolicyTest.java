@@ -65,6 +65,19 @@ class BucketIdentityPolicyTest {
   }
 
   @Test
+  void aLocalBucketGetsNoIdentityEither() {
+    BucketConfig local = new BucketConfig(UUID.randomUUID(), tenant.id(), new CatalogName("disk"),
+        StoragePlatform.LOCAL, "/srv/floe/buckets/tenant", StoragePath.root(), Optional.empty(),
+        Optional.empty(), false, BucketCredentials.ambient(), false);
+    assertThatThrownBy(() -> policy(Allowances.none()).requireAllowed(local))
+        .isInstanceOf(ForbiddenException.class);
+    assertThatCode(() -> policy(Allowances.none()).requireUsable(new BucketConfig(local.id(),
+        tenant.id(), local.nickname(), StoragePlatform.LOCAL, local.bucket(), StoragePath.root(),
+        Optional.empty(), Optional.empty(), false, BucketCredentials.none(), false)))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
   void aRoleAssumedWithTheOrgsOwnKeysIsTheOrgsBusiness() {
     assertThatCode(() -> policy(Allowances.none()).requireAllowed(s3(tenant, Optional.empty(),
         BucketCredentials.staticKeys("AKID", "SECRET").withRole(ROLE))))

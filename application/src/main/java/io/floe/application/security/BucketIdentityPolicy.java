@@ -9,7 +9,6 @@ import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
 import io.floe.domain.Org;
 import io.floe.domain.OrgName;
-import io.floe.domain.StoragePlatform;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
@@ -40,6 +39,10 @@ import org.apache.iceberg.exceptions.ForbiddenException;
  *       --allow-private-bucket-endpoints}).
  *   <li>An endpoint is {@code http(s)://host[:port]}, nothing more.
  * </ul>
+ *
+ * <p>The rule is the same on every platform, a local bucket's included, where credentials and
+ * endpoints mean nothing: where a local bucket's directory may be is {@link
+ * io.floe.application.service.org.LocalBucketPlacement}'s to decide.
  */
 public final class BucketIdentityPolicy {
   /** What the operator allows beyond the operators' own org (server settings). */
@@ -108,9 +111,6 @@ public final class BucketIdentityPolicy {
   }
 
   private void check(BucketConfig bucket) {
-    if (bucket.platform() == StoragePlatform.LOCAL) {
-      return; // a directory of the server: LocalBucketPlacement decides where it may be
-    }
     boolean operators = isOperatorsBucket(bucket);
     BucketCredentials credentials = bucket.credentials();
     if (credentials.kind() == BucketCredentials.Kind.AMBIENT && !operators) {
