@@ -65,7 +65,9 @@ def floe(tmp_path_factory) -> Floe:
         process = subprocess.Popen(
             # As `floe serve` runs it: a heap that runs out ends the process.
             ["java", "-XX:+ExitOnOutOfMemoryError", "-jar", str(JAR), "serve", "--port",
-             str(port), "--data-dir", str(data_dir)],
+             str(port), "--data-dir", str(data_dir),
+             # moto runs on this machine: the operator allows every org's buckets to reach it.
+             "--allow-private-bucket-endpoints", "--bucket-endpoint-host", "127.0.0.1"],
             stdout=out, stderr=subprocess.STDOUT)
     try:
         _wait_until_ready(port, process, log)

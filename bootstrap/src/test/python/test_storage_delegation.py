@@ -3,14 +3,18 @@ the buckets, Floe vends credentials scoped to each table through STS, refreshes 
 credentials route, and signs requests itself for a bucket that has no role to assume (with moto
 then checking every signature, as S3 does). DuckDB writes through vended credentials alone."""
 
+import base64
+import hashlib
 import json
 import time
 import urllib.error
 import urllib.request
+import uuid
 
 import boto3
 import pyarrow as pa
 import pytest
+import requests
 from moto import settings as moto_settings
 from moto.sts.models import sts_backends
 from pyiceberg.catalog.rest import RestCatalog
@@ -130,11 +134,12 @@ def signatures_checked(moto):
     key pair of an IAM user allowed to use S3: the server's own keys for a bucket."""
     iam = boto3.client("iam", endpoint_url=moto, region_name="us-east-1",
                        aws_access_key_id="setup", aws_secret_access_key="setup")
-    iam.create_user(UserName="floe-server")
-    iam.put_user_policy(UserName="floe-server", PolicyName="s3", PolicyDocument=json.dumps({
+    user = f"floe-server-{uuid.uuid4().hex[:8]}"  # one per test: moto lives for the module
+    iam.create_user(UserName=user)
+    iam.put_user_policy(UserName=user, PolicyName="s3", PolicyDocument=json.dumps({
         "Version": "2012-10-17",
         "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}))
-    key = iam.create_access_key(UserName="floe-server")["AccessKey"]
+    key = iam.create_access_key(UserName=user)["AccessKey"]
     before = moto_settings.INITIAL_NO_AUTH_ACTION_COUNT
     moto_settings.INITIAL_NO_AUTH_ACTION_COUNT = 0
     try:
@@ -199,6 +204,63 @@ def test_pyiceberg_writes_and_reads_through_remote_signing_on_a_bucket_without_s
                                    base=floe.uri)
     assert "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/sign" in \
         config_response["endpoints"]
+
+
+def test_a_writer_cannot_have_a_batch_delete_signed_for_another_body(floe, moto,
+                                                                      signatures_checked):
+    """The attack on a shared bucket: a writer of one table shows the signer a batch delete of its
+    own keys with the Content-MD5 of another body, naming another table's metadata file, then
+    sends moto (which checks signatures) that other body."""
+    key_id, secret = signatures_checked
+    owner = boto3.client("s3", endpoint_url=moto, region_name="us-east-1",
+                         aws_access_key_id=key_id, aws_secret_access_key=secret)
+    owner.create_bucket(Bucket="lake-shared")
+    status, body = call(floe, "POST", f"/orgs/{floe.warehouse}/buckets", {
+        "nickname": "lake-shared", "platform": "s3-compatible", "name": "lake-shared",
+        "endpoint": moto, "region": "us-east-1", "path_style": True,
+        "auth": {"method": "static", "access_key_id": key_id, "secret_access_key": secret}})
+    assert status == 201, body
+    engine = catalog(floe)
+    schema = pa.schema([pa.field("id", pa.int64())])
+    for namespace in ("writers", "victims"):
+        engine.create_namespace(namespace, {"floe.bucket": "lake-shared"})
+    mine = engine.create_table("writers.mine", schema=schema).metadata.location
+    victim_table = engine.create_table("victims.ledger", schema=schema)
+    victim = victim_table.metadata_location.removeprefix("s3://lake-shared/")
+    own = mine.removeprefix("s3://lake-shared/") + "/data/part-0.parquet"
+    owner.put_object(Bucket="lake-shared", Key=own, Body=b"mine")
+
+    def delete(key):
+        return ('<Delete xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Object><Key>'
+                f"{key}</Key></Object></Delete>")
+
+    def sign(headers, body):
+        return call(floe, "POST", f"/v1/{floe.warehouse}/namespaces/writers/tables/mine/sign", {
+            "region": "us-east-1", "method": "POST", "uri": f"{moto}/lake-shared?delete",
+            "headers": headers, "body": body}, base=floe.uri)
+
+    shown, other = delete(own), delete(victim)
+    other_md5 = base64.b64encode(hashlib.md5(other.encode()).digest()).decode()
+    status, signed = sign({"Content-MD5": [other_md5]}, shown)
+    if status == 200:
+        # What the signer used to allow: the signature, sent with the other body.
+        headers = {name: ", ".join(values) for name, values in signed["headers"].items()
+                   if name.lower() not in ("host", "content-length")}
+        requests.post(f"{moto}/lake-shared?delete", data=other.encode(), headers=headers)
+    owner.head_object(Bucket="lake-shared", Key=victim)  # still there
+    assert status == 403, signed
+
+    # Shown honestly, the delete is signed by its body's hash and deletes the writer's own key.
+    shown_md5 = base64.b64encode(hashlib.md5(shown.encode()).digest()).decode()
+    status, signed = sign({"Content-MD5": [shown_md5]}, shown)
+    assert status == 200, signed
+    assert signed["headers"]["x-amz-content-sha256"] == [hashlib.sha256(shown.encode()).hexdigest()]
+    headers = {name: ", ".join(values) for name, values in signed["headers"].items()
+               if name.lower() not in ("host", "content-length")}
+    assert requests.post(f"{moto}/lake-shared?delete", data=shown.encode(),
+                         headers=headers).status_code == 200
+    assert "Contents" not in owner.list_objects_v2(Bucket="lake-shared", Prefix=own)
+    owner.head_object(Bucket="lake-shared", Key=victim)
 
 
 def test_a_reader_of_one_table_gets_signatures_for_reading_that_table_only(floe, s3, moto):

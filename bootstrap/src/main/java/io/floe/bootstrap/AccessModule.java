@@ -34,7 +34,7 @@ final class AccessModule {
     this.policy = new AccessPolicy(adapters.grants());
     this.operators = new Operators(adapters.orgs(), adapters.principals(), policy, settings.org());
     this.authentication = new AuthenticationService(adapters.principals(), adapters.orgs(), clock,
-        adapters.apiIdentityTokens(), adapters.identities()::findByExternalId);
+        adapters.apiIdentityTokens(), adapters.identities());
     OrgMembers orgMembers = new OrgMembers(adapters.identities());
     this.members = new MemberService(adapters.identities(), orgMembers, policy, publisher,
         adapters.ids());

@@ -33,6 +33,7 @@ import io.floe.adapters.persistence.cache.TokenUseRecorder;
 import io.floe.adapters.rest.iceberg.IcebergResultCodec;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.identity.OidcSettings;
+import io.floe.adapters.storage.InetStorageNetwork;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.storage.local.LocalPaths;
 import io.floe.application.health.Workers;
@@ -45,6 +46,8 @@ import io.floe.application.port.out.NamespaceStore;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.port.out.SoftDeleteStore;
+import io.floe.application.security.BucketIdentityPolicy;
+import io.floe.application.security.IdentityCheckedStorage;
 import io.floe.domain.Namespace;
 import io.floe.domain.Repo;
 import java.time.Clock;
@@ -59,7 +62,9 @@ import java.util.Optional;
 record Adapters(
     Database database,
     ServerMetrics metrics,
-    StorageAdapters storage,
+    // Every bucket, behind the rule on the server's identity and network (BucketIdentityPolicy).
+    IdentityCheckedStorage storage,
+    BucketIdentityPolicy bucketIdentities,
     LocalPaths localPaths,
     IdGenerator ids,
     OrgStore orgs,
@@ -99,7 +104,7 @@ record Adapters(
    * Opens the database (starting the embedded PostgreSQL unless an external one is configured)
    * and builds the adapters on it; whatever must be stopped again is pushed to {@code started}.
    */
-  static Adapters open(ServerSettings settings, StartedServices started) {
+  static Adapters open(ServerSettings settings, Clock clock, StartedServices started) {
     // The key first: a missing or malformed key file stops the start before anything runs.
     SecretCipher cipher = SecretKeys.cipher(settings.secretKey(), settings.dataDir());
     ServerMetrics metrics = started.push(new ServerMetrics());
@@ -107,13 +112,17 @@ record Adapters(
         Optional.of(metrics.databasePool()));
     CatalogDatabase.sealCredentials(database, cipher);
     metrics.bindDatabase(database);
-    StorageAdapters storage = started.push(new StorageAdapters());
+    StorageAdapters platforms = started.push(new StorageAdapters());
     // What every request reads is cached; every server on this database hears of changes.
     Workers workers = new Workers(Clock.systemUTC());
     CacheInvalidations invalidations = started.push(CacheInvalidations.start(database, workers));
     JooqPrincipalStore principalRows = new JooqPrincipalStore(database);
     TokenUseRecorder tokenUses = started.push(new TokenUseRecorder(principalRows::touchTokens, workers));
     OrgStore orgs = new CachingOrgStore(new JooqOrgStore(database, cipher), invalidations);
+    // Every use of a bucket passes the rule on the server's identity and network first.
+    BucketIdentityPolicy bucketIdentities = new BucketIdentityPolicy(settings.bucketIdentities(),
+        settings.org(), orgs, new InetStorageNetwork());
+    IdentityCheckedStorage storage = IdentityCheckedStorage.of(platforms, bucketIdentities, clock);
     PrincipalStore principals =
         new CachingPrincipalStore(principalRows, invalidations, tokenUses);
     GrantStore grants = new CachingGrantStore(new JooqGrantStore(database), invalidations);
@@ -131,6 +140,7 @@ record Adapters(
         database,
         metrics,
         storage,
+        bucketIdentities,
         new LocalPaths(),
         new SecureRandomIdGenerator(),
         orgs,

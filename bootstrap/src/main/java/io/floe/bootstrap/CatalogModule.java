@@ -2,12 +2,12 @@ package io.floe.bootstrap;
 
 import io.floe.adapters.rest.iceberg.TableUseCases;
 import io.floe.adapters.rest.iceberg.ViewUseCases;
-import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.iceberg.MetadataLimits;
 import io.floe.application.iceberg.replay.ChangeReplay;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.IdGenerator;
+import io.floe.application.security.IdentityCheckedStorage;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.catalog.CatalogCommitter;
 import io.floe.application.service.catalog.CatalogEntries;
@@ -57,7 +57,7 @@ final class CatalogModule {
   CatalogModule(Adapters adapters, Clock clock, AccessPolicy policy, ChangePublisher publisher,
       PrefixClaimer claimer, RepoTablesModule repoTables, MetadataLimits limits) {
     CatalogObjectStore objects = adapters.objects();
-    StorageAdapters storage = adapters.storage();
+    IdentityCheckedStorage storage = adapters.storage();
     IdGenerator ids = adapters.ids();
     this.files = new MetadataFiles(storage, limits);
     this.placement = new TablePlacement(adapters.orgs(), claimer, ids, storage);

@@ -49,7 +49,7 @@ final class Composition implements AutoCloseable {
     this.started = started;
     // 0750, with its missing parents: the server's directory is not world-readable.
     LocalPaths.createDirectories(settings.dataDir());
-    this.adapters = Adapters.open(settings, started);
+    this.adapters = Adapters.open(settings, clock, started);
     AuditModule audit = new AuditModule(adapters, settings, clock);
     AccessModule access = new AccessModule(adapters, settings, clock, audit.publisher);
     LifecycleModule lifecycle = new LifecycleModule(adapters, settings, clock, probe,

@@ -46,7 +46,7 @@ final class NamespaceModule {
         adapters.namespaceDirectory(), lifecycle.namespaceLifecycle, database, clock, policy,
         publisher);
     this.buckets = new BucketManagementService(adapters.orgs(), database, adapters.ids(), policy,
-        publisher, access.operators, orgs.localBuckets);
+        publisher, access.operators, orgs.localBuckets, adapters.bucketIdentities());
   }
 
   /** The routes; the on-demand cleanup runs the whole pass, repos included. */

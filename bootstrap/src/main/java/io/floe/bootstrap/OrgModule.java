@@ -39,7 +39,8 @@ final class OrgModule {
         settings.localBucketRoots().stream().map(Path::toString).toList(), adapters.orgs(),
         adapters.localPaths());
     this.provisioning = new OrgProvisioningService(adapters.orgs(), adapters.principals(),
-        adapters.database(), adapters.ids(), clock, localBuckets);
+        adapters.database(), adapters.ids(), clock, localBuckets,
+        adapters.bucketIdentities());
     this.directory = new OrgDirectoryService(adapters.orgMemberships());
     this.administration = new OrgAdministrationService(provisioning, adapters.orgs(),
         access.operators, publisher, this::localDefaultBucket);

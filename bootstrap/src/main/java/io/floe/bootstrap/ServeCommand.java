@@ -6,6 +6,7 @@ import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.bootstrap.cli.Durations;
 import io.floe.application.health.FatalErrors;
 import io.floe.application.iceberg.MetadataLimits;
+import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.domain.OrgName;
 import java.io.File;
 import java.lang.management.ManagementFactory;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Pattern;
@@ -41,6 +43,10 @@ import picocli.CommandLine.Option;
         "<data-dir>/postgres.password). A catalog an older Floe kept on PostgreSQL 14 is",
         "upgraded on first start; the old cluster is kept as <data-dir>/postgres-14.pre-upgrade.",
         "Local buckets are created by operators only, beneath a --local-bucket-root.",
+        "The server's own cloud identity (auth method ambient), roles it assumes with it and",
+        "custom endpoints are the operators' org's; other orgs' buckets get only what",
+        "--ambient-bucket-org, --bucket-role and --bucket-endpoint-host allow, and nobody's",
+        "endpoint leads to a loopback or private address without --allow-private-bucket-endpoints.",
         "Bucket credentials are sealed in the database with the key in <data-dir>/secret.key",
         "(generated on first start) unless --secret-key-file names another.",
         "",
@@ -141,6 +147,51 @@ final class ServeCommand implements Callable<Integer> {
         .filter(root -> !root.isBlank()).map(Path::of).toList();
   }
 
+  @Option(names = "--bucket-endpoint-host", paramLabel = "HOST[:PORT]",
+      description = "A host that buckets of orgs other than the operators' may name as their "
+          + "endpoint (or their key's token server); '*.example.com' for its subdomains; repeat "
+          + "for several (env FLOE_BUCKET_ENDPOINT_HOSTS, separated by ','; default: none).")
+  List<String> bucketEndpointHosts = new ArrayList<>();
+
+  @Option(names = "--bucket-role", paramLabel = "ARN",
+      description = "A role the server may assume with its own identity for buckets of orgs "
+          + "other than the operators'; a trailing '*' allows every role that begins so; repeat "
+          + "for several (env FLOE_BUCKET_ROLES, separated by ','; default: none).")
+  List<String> bucketRoles = new ArrayList<>();
+
+  @Option(names = "--ambient-bucket-org", paramLabel = "ORG",
+      description = "An org besides the operators' whose buckets may use the server's own "
+          + "identity (auth method ambient); repeat for several (env FLOE_AMBIENT_BUCKET_ORGS, "
+          + "separated by ','; default: none).")
+  List<String> ambientBucketOrgs = new ArrayList<>();
+
+  @Option(names = "--allow-private-bucket-endpoints",
+      defaultValue = "${env:FLOE_ALLOW_PRIVATE_BUCKET_ENDPOINTS:-false}",
+      description = "Let bucket endpoints lead to loopback, link-local and private addresses, "
+          + "e.g. a MinIO on this machine or network; without it no org may name one, the "
+          + "operators' included (env FLOE_ALLOW_PRIVATE_BUCKET_ENDPOINTS; default: off).")
+  boolean allowPrivateBucketEndpoints;
+
+  /** What buckets of orgs other than the operators' may use of the server's identity. */
+  private BucketIdentityPolicy.Allowances bucketIdentities() {
+    return new BucketIdentityPolicy.Allowances(
+        Set.copyOf(listed(bucketEndpointHosts, "FLOE_BUCKET_ENDPOINT_HOSTS")),
+        listed(bucketRoles, "FLOE_BUCKET_ROLES"),
+        listed(ambientBucketOrgs, "FLOE_AMBIENT_BUCKET_ORGS").stream().map(OrgName::new)
+            .collect(java.util.stream.Collectors.toSet()),
+        allowPrivateBucketEndpoints);
+  }
+
+  /** The values given on the command line, else those in the environment, separated by ','. */
+  private static List<String> listed(List<String> given, String environmentVariable) {
+    List<String> values = given;
+    if (values.isEmpty()) {
+      String fromEnvironment = System.getenv(environmentVariable);
+      values = fromEnvironment == null ? List.of() : Arrays.asList(fromEnvironment.split(","));
+    }
+    return values.stream().map(String::strip).filter(value -> !value.isEmpty()).toList();
+  }
+
   @Mixin
   SecretKeyOptions secretKey;
 
@@ -235,7 +286,8 @@ final class ServeCommand implements Callable<Integer> {
     ServerSettings settings = new ServerSettings(bind, port, data.dataDir, new OrgName(org),
         database, recoveryPeriod, idempotencyLifetime,
         Optional.ofNullable(bootstrapToken).filter(token -> !token.isBlank()), oidc(),
-        localBucketRoots(), secretKey.settings()).withMetadataLimits(metadataLimits());
+        localBucketRoots(), secretKey.settings()).withMetadataLimits(metadataLimits())
+        .withBucketIdentities(bucketIdentities());
     FloeServer server = FloeServer.start(settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

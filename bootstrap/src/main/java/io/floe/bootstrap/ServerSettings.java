@@ -3,6 +3,7 @@ package io.floe.bootstrap;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.application.iceberg.MetadataLimits;
+import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.domain.OrgName;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +18,8 @@ import java.util.Optional;
  * directory or lie inside the embedded database's. {@code secretKey} says where the key that
  * seals bucket credentials comes from. {@code metadataLimits} bound the schemas and metadata files
  * one request may make the server parse (by default, for the heap the JVM may grow to).
+ * {@code bucketIdentities} is what buckets of orgs other than the operators' may use of the
+ * server's identity and network ({@link BucketIdentityPolicy}).
  */
 public record ServerSettings(
     String bind,
@@ -31,14 +34,16 @@ public record ServerSettings(
     List<Path> localBucketRoots,
     SecretKeySettings secretKey,
     Duration firstCleanupAfter,
-    MetadataLimits metadataLimits) {
+    MetadataLimits metadataLimits,
+    BucketIdentityPolicy.Allowances bucketIdentities) {
 
   /** When the first cleanup pass runs after a start, finishing what a crash left half done. */
   public static final Duration FIRST_CLEANUP_AFTER = Duration.ofMinutes(1);
 
   /**
-   * As the canonical constructor, with the first cleanup pass a minute after the start and the
-   * default metadata limits for this JVM's heap.
+   * As the canonical constructor, with the first cleanup pass a minute after the start, the
+   * default metadata limits for this JVM's heap, and no bucket identity or endpoint allowed beyond
+   * the operators' org.
    */
   public ServerSettings(String bind, int port, Path dataDir, OrgName org,
       Optional<DatabaseSettings> database, Duration namespaceRecoveryPeriod,
@@ -46,7 +51,8 @@ public record ServerSettings(
       Optional<OidcSettings> oidc, List<Path> localBucketRoots, SecretKeySettings secretKey) {
     this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
         bootstrapToken, oidc, localBucketRoots, secretKey, FIRST_CLEANUP_AFTER,
-        MetadataLimits.forHeap(Runtime.getRuntime().maxMemory()));
+        MetadataLimits.forHeap(Runtime.getRuntime().maxMemory()),
+        BucketIdentityPolicy.Allowances.none());
   }
 
   /**
@@ -71,6 +77,7 @@ public record ServerSettings(
     Objects.requireNonNull(secretKey, "secretKey");
     Objects.requireNonNull(firstCleanupAfter, "firstCleanupAfter");
     Objects.requireNonNull(metadataLimits, "metadataLimits");
+    Objects.requireNonNull(bucketIdentities, "bucketIdentities");
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("port must be 0..65535, got " + port);
     }
@@ -101,20 +108,27 @@ public record ServerSettings(
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits);
+        metadataLimits, bucketIdentities);
   }
 
   public ServerSettings withSecretKey(SecretKeySettings keys) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys, firstCleanupAfter,
-        metadataLimits);
+        metadataLimits, bucketIdentities);
   }
 
   /** Settings whose requests and metadata files are bound by {@code limits}. */
   public ServerSettings withMetadataLimits(MetadataLimits limits) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        limits);
+        limits, bucketIdentities);
+  }
+
+  /** What the operator allows bucket configurations of orgs other than the operators' own. */
+  public ServerSettings withBucketIdentities(BucketIdentityPolicy.Allowances allowances) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        metadataLimits, allowances);
   }
 
   public Path adminTokenFile() {

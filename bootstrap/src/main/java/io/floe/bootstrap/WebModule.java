@@ -22,7 +22,7 @@ final class WebModule {
       OrgModule orgs, NamespaceModule namespaces, ViewUseCases views, TableUseCases tables,
       RepoModule repos) {
     WebSessionService sessions = new WebSessionService(access.authentication,
-        adapters.browserIdentityTokens(), adapters.identities()::findByExternalId,
+        adapters.browserIdentityTokens(), adapters.identities(),
         adapters.principals(), adapters.webSessions(), adapters.ids(), clock, SESSION_LIFETIME);
     this.app = new WebApp(new WebUseCases(access.authentication, sessions, orgs.directory,
         namespaces.management, views.list(), tables.load(), access.grants, access.members,

@@ -127,25 +127,49 @@ final class FuzzCorpus {
         String field = pointer + "/" + name;
         out.add(new Variant(field + " removed",
             write(edit(root, pointer, parent -> ((ObjectNode) parent).remove(name)))));
-        replacements(node.get(name)).forEach((description, value) -> out.add(new Variant(
+        replacements(name, node.get(name)).forEach((description, value) -> out.add(new Variant(
             field + description,
             write(edit(root, pointer, parent -> ((ObjectNode) parent).set(name, value))))));
         collect(root, field, out);
       }
     } else if (node.isArray() && !node.isEmpty()) {
       String item = pointer + "/0";
-      replacements(node.get(0)).forEach((description, value) -> out.add(new Variant(
+      replacements("", node.get(0)).forEach((description, value) -> out.add(new Variant(
           item + description,
           write(edit(root, pointer, parent -> ((ArrayNode) parent).set(0, value))))));
       collect(root, item, out);
     }
   }
 
-  /** The values that replace {@code original}, by description. */
-  private static Map<String, JsonNode> replacements(JsonNode original) {
+  /** Whether a variant must be refused whatever its type: it asks for what nobody may have. */
+  static boolean isForbiddenValue(Variant variant) {
+    return variant.description().endsWith(REFUSED);
+  }
+
+  private static final String REFUSED = " (refused)";
+
+  /**
+   * Bucket endpoints and identities an org's admin may not give the server: the cloud metadata
+   * service, a loopback address the test operator does not list, other schemes, credentials in
+   * the URL, the server's own identity.
+   */
+  private static final Map<String, Map<String, String>> FORBIDDEN_VALUES = Map.of(
+      "endpoint", Map.of(
+          " = the cloud metadata service" + REFUSED, "http://169.254.169.254",
+          " = loopback IPv6 on the database's port" + REFUSED, "http://[::1]:5432",
+          " = a file URL" + REFUSED, "file:///etc/passwd",
+          " = credentials in the URL" + REFUSED, "http://user:secret@127.0.0.1:9"),
+      "method", Map.of(" = the server's own identity" + REFUSED, "ambient"));
+
+  /** The values that replace {@code original} of field {@code name}, by description. */
+  private static Map<String, JsonNode> replacements(String name, JsonNode original) {
     Map<String, JsonNode> values = new java.util.LinkedHashMap<>();
     if (original.isNull()) {
       return values;  // a null means "clear this": any type may be a valid value
+    }
+    if (original.isTextual()) {
+      FORBIDDEN_VALUES.getOrDefault(name, Map.of()).forEach((description, value) ->
+          values.put(description, NODES.textNode(value)));
     }
     values.put(" = null", NODES.nullNode());
     if (original.isTextual()) {

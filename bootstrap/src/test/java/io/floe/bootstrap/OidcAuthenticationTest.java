@@ -83,6 +83,30 @@ class OidcAuthenticationTest {
   }
 
   @Test
+  void aPersonWhoIsAUserOfTwoOrgsActsInEachAsThatOrgsUser() throws Exception {
+    TestFloe.Org second = floe.newOrg();
+    floe.catalog(second, Map.of()).createNamespace(Namespace.of("plans"));
+    floe.catalog(second, Map.of()).createNamespace(Namespace.of("payroll"));
+    OrgAccess secondAccess = new OrgAccess(floe, second);
+    ManagementApi.Reply aliceThere = secondAccess.admin().post("/orgs/" + second.warehouse()
+        + "/users", Map.of("name", "Alice there", "external_id", "alice@example.test"));
+    assertThat(aliceThere.status()).as(aliceThere.body().toString()).isEqualTo(201);
+    secondAccess.grant(aliceThere.body().path("id").asText(), "plans", null, "read");
+
+    String token = sign(signingKey, claims -> { });
+    IcebergHttp.Reply here = as(token).get("/namespaces");
+    IcebergHttp.Reply there = new IcebergHttp(floe, new TestFloe.Org(second.warehouse(), token))
+        .get("/namespaces");
+    assertThat(here.status()).isEqualTo(200);
+    assertThat(there.status()).as(there.body().toString()).isEqualTo(200);
+    // Each org's grants, to each org's user: nothing of one reaches into the other.
+    assertThat(here.body().path("namespaces").toString()).contains("reports")
+        .doesNotContain("plans");
+    assertThat(there.body().path("namespaces").toString()).contains("plans")
+        .doesNotContain("reports").doesNotContain("payroll");
+  }
+
+  @Test
   void tokensThatFailAnyCheckAreRefusedWith401() throws Exception {
     RSAKey otherKey = new RSAKeyGenerator(2048).keyID("key-1").generate();
     String valid = sign(signingKey, claims -> { });

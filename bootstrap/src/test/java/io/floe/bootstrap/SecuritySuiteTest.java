@@ -512,6 +512,100 @@ class SecuritySuiteTest {
         .doesNotContain(issued.body().path("token").asText());
   }
 
+  @Test
+  void anOrgAdminGivesTheServerNoIdentityOrDestinationOfItsOwn() {
+    String buckets = "/orgs/" + org.warehouse() + "/buckets";
+    int database = floe.database().dsl().fetchOne("select inet_server_port()")
+        .get(0, Integer.class);
+    Map<String, Object> keys = Map.of("method", "static", "access_key_id", "AKID",
+        "secret_access_key", "SECRET");
+    List<Map<String, Object>> borrowed = List.of(
+        Map.of("nickname", "ambient", "platform", "s3", "name", "any", "region", "us-east-1",
+            "auth", Map.of("method", "ambient")),
+        Map.of("nickname", "assumed", "platform", "s3", "name", "any", "region", "us-east-1",
+            "auth", Map.of("method", "ambient", "role_arn",
+                "arn:aws:iam::123456789012:role/the-servers-own")),
+        Map.of("nickname", "google", "platform", "gcs", "name", "any",
+            "auth", Map.of("method", "ambient")),
+        Map.of("nickname", "database", "platform", "s3-compatible", "name", "any",
+            "endpoint", "http://localhost:" + database, "auth", keys),
+        Map.of("nickname", "database6", "platform", "s3-compatible", "name", "any",
+            "endpoint", "http://[::1]:" + database, "auth", keys),
+        Map.of("nickname", "metadata", "platform", "s3-compatible", "name", "any",
+            "endpoint", "http://169.254.169.254", "auth", keys),
+        Map.of("nickname", "scheme", "platform", "s3-compatible", "name", "any",
+            "endpoint", "file:///etc/passwd", "auth", keys));
+    String before = access.admin().get(buckets).body().toString();
+    String auditBefore = auditLog();
+    for (Map<String, Object> body : borrowed) {
+      ManagementApi.Reply reply = access.admin().post(buckets, body);
+      assertThat(reply.status()).as("%s: %s", body, reply.body()).isIn(403, 422);
+    }
+    assertThat(access.admin().get(buckets).body().toString()).isEqualTo(before);
+    assertThat(auditLog()).isEqualTo(auditBefore);
+  }
+
+  @Test
+  void aStoreThatDoesNotAnswerIsA503NamingTheBucketAndNothingIsClaimed() throws Exception {
+    try (NotAStore notAStore = new NotAStore()) {
+      ManagementApi.Reply bucket = access.admin().post("/orgs/" + org.warehouse() + "/buckets",
+          Map.of("nickname", "silent", "platform", "s3-compatible", "name", "lake",
+              "endpoint", notAStore.endpoint(), "region", "us-east-1", "path_style", true,
+              "auth", Map.of("method", "static", "access_key_id", "AKID",
+                  "secret_access_key", "SECRET")));
+      assertThat(bucket.status()).as("%s", bucket.body()).isEqualTo(201);
+      IcebergHttp.Reply created = admin.post("/namespaces",
+          "{\"namespace\":[\"unreachable\"],\"properties\":{\"floe.bucket\":\"silent\"}}");
+      assertThat(created.status()).as("%s", created.body()).isEqualTo(503);
+      assertThat(created.message()).contains("'silent'").doesNotContain("127.0.0.1");
+      assertThat(notAStore.connections()).isPositive();
+      assertThat(admin.get("/namespaces/unreachable").status()).isEqualTo(404);
+    }
+  }
+
+  @Test
+  void aMemberWithoutGrantsSeesBucketsByNicknameAndPlatformOnly() {
+    String buckets = "/orgs/" + org.warehouse() + "/buckets";
+    assertThat(access.admin().post(buckets, Map.of("nickname", "lake", "platform", "s3",
+        "name", "org-lake", "region", "eu-west-1", "auth", Map.of("method", "static",
+            "access_key_id", "AKID", "secret_access_key", "SECRET", "role_arn",
+            "arn:aws:iam::123456789012:role/lake-writer"))).status()).isEqualTo(201);
+    ManagementApi member = access.as(access.newUser("no-grants"));
+
+    for (String path : List.of(buckets, buckets + "/lake", buckets + "/default")) {
+      ManagementApi.Reply seen = member.get(path);
+      assertThat(seen.status()).isEqualTo(200);
+      assertThat(seen.body().toString()).doesNotContain("lake-writer").doesNotContain("org-lake")
+          .doesNotContain("eu-west-1").doesNotContain(floe.directory().toString())
+          .doesNotContain("static").doesNotContain("auth");
+    }
+    JsonNode lake = member.get(buckets + "/lake").body();
+    assertThat(lake.path("nickname").asText()).isEqualTo("lake");
+    assertThat(lake.path("platform").asText()).isEqualTo("s3");
+    assertThat(access.admin().get(buckets + "/lake").body().path("auth").path("role_arn")
+        .asText()).isEqualTo("arn:aws:iam::123456789012:role/lake-writer");
+  }
+
+  @Test
+  void anExternalIdIsAnOrgsOwnAndNamesNoOtherOrgsUser() {
+    ManagementApi.Reply ours = access.admin().post("/orgs/" + org.warehouse() + "/users",
+        Map.of("name", "ada", "external_id", "ada@corp.example"));
+    assertThat(ours.status()).as("%s", ours.body()).isEqualTo(201);
+
+    // Another org has a user by that id too: it neither learns of ours nor is kept from it.
+    OrgAccess other = new OrgAccess(floe, otherOrg);
+    ManagementApi.Reply theirs = other.admin().post("/orgs/" + otherOrg.warehouse() + "/users",
+        Map.of("name", "ada-elsewhere", "external_id", "ada@corp.example"));
+    assertThat(theirs.status()).as("%s", theirs.body()).isEqualTo(201);
+    ManagementApi.Reply twice = other.admin().post("/orgs/" + otherOrg.warehouse() + "/users",
+        Map.of("name", "ada-again", "external_id", "ada@corp.example"));
+    assertThat(twice.status()).isEqualTo(409);
+    assertThat(twice.body().toString()).doesNotContain(org.warehouse())
+        .doesNotContain(ours.body().path("id").asText());
+    assertThat(other.admin().get("/orgs/" + otherOrg.warehouse() + "/members").body()
+        .toString()).doesNotContain(ours.body().path("id").asText());
+  }
+
   private String location(String table) {
     return admin.get("/namespaces/sales/tables/" + table).body().path("metadata")
         .path("location").asText();

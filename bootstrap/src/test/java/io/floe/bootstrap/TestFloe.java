@@ -10,6 +10,7 @@ import io.floe.application.port.out.LifecycleProbe;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import io.floe.application.security.BucketIdentityPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -29,6 +30,10 @@ import org.apache.iceberg.rest.RESTCatalog;
  */
 final class TestFloe implements AutoCloseable {
   private static final AtomicInteger ORGS = new AtomicInteger();
+  /** What the test servers' operator allows: endpoints on this machine, for every org. */
+  static final BucketIdentityPolicy.Allowances LOOPBACK_STORAGE =
+      BucketIdentityPolicy.Allowances.none().withPrivateEndpoints(true)
+          .withEndpointHosts(java.util.Set.of("127.0.0.1"));
 
   private final Composition composition;
   private final FloeServer server;
@@ -63,7 +68,9 @@ final class TestFloe implements AutoCloseable {
     Path data = directory.resolve("data");
     return TestSettings.defaults(data)
         .namespaceRecoveryPeriod(Duration.ZERO)
-        .localBucketRoots(List.of(data.resolve("buckets"), directory.resolve("buckets")));
+        .localBucketRoots(List.of(data.resolve("buckets"), directory.resolve("buckets")))
+        // The S3 servers tests run are on loopback, which the operator allows every org's buckets.
+        .bucketIdentities(LOOPBACK_STORAGE);
   }
 
   FloeServer server() {

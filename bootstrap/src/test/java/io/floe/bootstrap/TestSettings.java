@@ -3,6 +3,7 @@ package io.floe.bootstrap;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.application.iceberg.MetadataLimits;
+import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.domain.OrgName;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +28,7 @@ final class TestSettings {
   private SecretKeySettings secretKey;
   private Duration firstCleanupAfter;
   private MetadataLimits metadataLimits;
+  private BucketIdentityPolicy.Allowances bucketIdentities;
 
   private TestSettings(ServerSettings base) {
     bind = base.bind();
@@ -42,6 +44,7 @@ final class TestSettings {
     secretKey = base.secretKey();
     firstCleanupAfter = base.firstCleanupAfter();
     metadataLimits = base.metadataLimits();
+    bucketIdentities = base.bucketIdentities();
   }
 
   /** An operator's defaults with the data in {@code dataDir}, on a free port. */
@@ -107,9 +110,15 @@ final class TestSettings {
     return this;
   }
 
+  /** What the operator allows buckets of orgs other than its own (endpoints, identities). */
+  TestSettings bucketIdentities(BucketIdentityPolicy.Allowances value) {
+    bucketIdentities = value;
+    return this;
+  }
+
   ServerSettings build() {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey,
-        firstCleanupAfter, metadataLimits);
+        firstCleanupAfter, metadataLimits, bucketIdentities);
   }
 }

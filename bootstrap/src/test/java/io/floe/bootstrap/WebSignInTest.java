@@ -188,6 +188,56 @@ class WebSignInTest {
   }
 
   @Test
+  void aPersonWhoIsAUserOfTwoOrgsSignsInToBothAsEachOrgsUser() throws Exception {
+    TestFloe.Org second = floe.newOrg();
+    ManagementApi secondAdmin = new ManagementApi(floe.server().port(), second.token());
+    ManagementApi.Reply bob = access.admin().post("/orgs/" + org.warehouse() + "/users",
+        Map.of("name", "Bob here", "external_id", "bob@example.test"));
+    ManagementApi.Reply bobThere = secondAdmin.post("/orgs/" + second.warehouse() + "/users",
+        Map.of("name", "Bob there", "external_id", "bob@example.test"));
+    assertThat(List.of(bob.status(), bobThere.status())).containsOnly(201);
+
+    Browser browser = new Browser();
+    HttpResponse<String> toProvider = browser.get("/ui/sign-in/provider");
+    provider.nextUser = "bob@example.test";
+    HttpResponse<String> back = HTTP.send(HttpRequest.newBuilder(URI.create(
+        toProvider.headers().firstValue("Location").orElseThrow())).build(),
+        HttpResponse.BodyHandlers.ofString());
+    URI callback = URI.create(back.headers().firstValue("Location").orElseThrow());
+    assertThat(browser.get(callback.getRawPath() + "?" + callback.getRawQuery()).statusCode())
+        .isEqualTo(200);
+
+    HttpResponse<String> here = browser.get("/ui/orgs/" + org.warehouse());
+    HttpResponse<String> there = browser.get("/ui/orgs/" + second.warehouse());
+    assertThat(here.statusCode()).isEqualTo(200);
+    assertThat(there.statusCode()).isEqualTo(200);
+    assertThat(here.body()).contains("Bob here").doesNotContain("Bob there");
+    assertThat(there.body()).contains("Bob there").doesNotContain("Bob here");
+  }
+
+  @Test
+  void aMemberSeesBucketsOnTheAdminPageByNicknameAndPlatformOnly() {
+    ManagementApi.Reply lake = access.admin().post("/orgs/" + org.warehouse() + "/buckets",
+        Map.of("nickname", "lake", "platform", "s3", "name", "org-lake", "region", "eu-west-1",
+            "auth", Map.of("method", "static", "access_key_id", "AKID",
+                "secret_access_key", "SECRET", "role_arn",
+                "arn:aws:iam::123456789012:role/lake-writer")));
+    assertThat(lake.status()).as(lake.body().toString()).isIn(201, 409);
+    Browser member = new Browser();
+    member.signInWithToken(access.newUser("Page Member").token(), "/");
+    HttpResponse<String> page = member.get("/ui/orgs/" + org.warehouse() + "/admin/buckets");
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("lake").doesNotContain("lake-writer")
+        .doesNotContain("org-lake").doesNotContain("eu-west-1")
+        .doesNotContain(directory.toString());
+
+    Browser admin = new Browser();
+    admin.signInWithToken(org.token(), "/");
+    assertThat(admin.get("/ui/orgs/" + org.warehouse() + "/admin/buckets").body())
+        .contains("lake-writer").contains("org-lake");
+  }
+
+  @Test
   void anIdentityWithoutAFloeUserSignsNoOneIn() throws Exception {
     Browser browser = new Browser();
     HttpResponse<String> toProvider = browser.get("/ui/sign-in/provider");

@@ -6,6 +6,7 @@ import io.floe.domain.BucketConfig;
 import io.floe.domain.CanonicalLocation;
 import io.floe.domain.DomainException;
 import io.floe.domain.StoragePath;
+import io.floe.domain.StoragePlatform;
 import java.util.Map;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
@@ -16,7 +17,8 @@ import org.apache.iceberg.io.OutputFile;
  * allows: a canonical location ({@link CanonicalLocation}: no percent-encoding, dot or empty
  * segments), in the bucket, beneath the configuration's prefix. Anything else is refused with
  * {@link RefusedLocationException} before the platform's FileIO sees it, so no S3 key with a
- * dot segment and no file outside a local bucket is ever asked for.
+ * dot segment and no file outside a local bucket is ever asked for. A store that cannot be
+ * reached is reported as such ({@link UnreachableStorageFiles}).
  */
 final class BucketScopedFileIO implements FileIO {
   private final BucketConfig bucket;
@@ -29,22 +31,40 @@ final class BucketScopedFileIO implements FileIO {
 
   @Override
   public InputFile newInputFile(String location) {
-    return delegate.newInputFile(checked(location));
+    return input(delegate.newInputFile(checked(location)));
   }
 
   @Override
   public InputFile newInputFile(String location, long length) {
-    return delegate.newInputFile(checked(location), length);
+    return input(delegate.newInputFile(checked(location), length));
   }
 
   @Override
   public OutputFile newOutputFile(String location) {
-    return delegate.newOutputFile(checked(location));
+    OutputFile file = delegate.newOutputFile(checked(location));
+    return remote() ? UnreachableStorageFiles.output(bucket, file) : file;
   }
 
   @Override
   public void deleteFile(String location) {
-    delegate.deleteFile(checked(location));
+    String checked = checked(location);
+    if (!remote()) {
+      delegate.deleteFile(checked);
+      return;
+    }
+    UnreachableStorageFiles.unchecked(bucket, "could not delete '" + checked + "'", () -> {
+      delegate.deleteFile(checked);
+      return null;
+    });
+  }
+
+  private InputFile input(InputFile file) {
+    return remote() ? UnreachableStorageFiles.input(bucket, file) : file;
+  }
+
+  /** Files on a store across the network, whose connection can fail. */
+  private boolean remote() {
+    return bucket.platform() != StoragePlatform.LOCAL;
   }
 
   @Override

@@ -137,6 +137,15 @@ public final class AccessPolicy {
     }
   }
 
+  /**
+   * Whether the caller may read bucket configurations (names, prefixes, endpoints, the kind of
+   * credentials, roles assumed, local directories): admins only. Members know buckets by nickname
+   * and platform.
+   */
+  public boolean mayReadBucketConfigurations(OrgContext context) {
+    return context.isAdmin();
+  }
+
   /** Org-wide changes such as creating namespaces or managing principals need an admin. */
   public void requireAdmin(OrgContext context, String what) {
     if (!context.isAdmin()) {

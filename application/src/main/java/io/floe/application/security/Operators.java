@@ -36,8 +36,6 @@ public final class Operators {
   }
 
   private Optional<OrgContext> inBootstrapOrg(Caller caller) {
-    return orgs.findOrg(bootstrapOrg).flatMap(org ->
-        principals.findMembership(org.id(), caller.principal().id())
-            .map(membership -> new OrgContext(caller, org, membership)));
+    return orgs.findOrg(bootstrapOrg).flatMap(org -> OrgContext.enter(caller, org, principals));
   }
 }

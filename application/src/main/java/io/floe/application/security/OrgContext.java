@@ -1,10 +1,13 @@
 package io.floe.application.security;
 
 import io.floe.application.model.RequestInfo;
+import io.floe.application.port.out.PrincipalStore;
 import io.floe.domain.Membership;
 import io.floe.domain.Org;
+import io.floe.domain.Principal;
 import io.floe.domain.Role;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A caller acting inside one org it belongs to, on behalf of one request: the scope of every
@@ -25,6 +28,22 @@ public record OrgContext(Caller caller, Org org, Membership membership, RequestI
   /** The same caller in the same org, acting for {@code request}. */
   public OrgContext on(RequestInfo request) {
     return new OrgContext(caller, org, membership, request);
+  }
+
+  /**
+   * The caller inside {@code org}, as whichever of its identities is a member there; empty when
+   * none is. The one place a membership decides who a caller is in an org.
+   */
+  public static Optional<OrgContext> enter(Caller caller, Org org,
+      PrincipalStore principals) {
+    for (Principal identity : caller.identities()) {
+      Optional<Membership> membership =
+          principals.findMembership(org.id(), identity.id());
+      if (membership.isPresent()) {
+        return java.util.Optional.of(new OrgContext(caller.as(identity), org, membership.get()));
+      }
+    }
+    return java.util.Optional.empty();
   }
 
   public boolean isAdmin() {

@@ -53,11 +53,18 @@ public final class JooqIdentityDirectory implements IdentityDirectory {
   }
 
   @Override
-  public Optional<Principal> findByExternalId(String externalId) {
+  public List<Principal> usersByExternalId(String externalId) {
     return dsl.selectFrom(PRINCIPALS)
         .where(PRINCIPALS.EXTERNAL_ID.eq(externalId), PRINCIPALS.KIND.eq("USER"))
-        .fetchOptional()
-        .map(row -> new Principal(row.getId(), Principal.Kind.USER, row.getName()));
+        .orderBy(PRINCIPALS.ID)
+        .fetch(row -> new Principal(row.getId(), Principal.Kind.USER, row.getName()));
+  }
+
+  @Override
+  public Optional<String> externalIdOf(UUID principalId) {
+    return dsl.select(PRINCIPALS.EXTERNAL_ID).from(PRINCIPALS)
+        .where(PRINCIPALS.ID.eq(principalId))
+        .fetchOptional(PRINCIPALS.EXTERNAL_ID);
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.floe.adapters.rest.iceberg;
 
 import io.floe.application.port.out.RefusedLocationException;
 import io.floe.application.port.out.StorageException;
+import io.floe.application.port.out.StorageUnavailableException;
 import io.floe.domain.DomainException;
 import io.floe.domain.FeatureDisabledException;
 import java.util.LinkedHashMap;
@@ -30,8 +31,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The one place that decides which HTTP status and Iceberg error type an exception becomes. Every
  * error leaves the server in the Iceberg error model: {@code {"error": {message, type, code}}}.
- * Only exceptions that stand for a client's mistake carry their message to the client; anything
- * else is a 500 that says nothing but the request's id.
+ * Only exceptions that stand for a client's mistake, and storage that could not be reached (503,
+ * naming the bucket configuration), carry their message to the client; anything else is a 500
+ * that says nothing but the request's id.
  */
 public final class IcebergErrors {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergErrors.class);
@@ -59,6 +61,7 @@ public final class IcebergErrors {
     STATUS.put(DomainException.class, 400);
     STATUS.put(UnsupportedOperationException.class, 406);
     STATUS.put(ServiceUnavailableException.class, 503);
+    STATUS.put(StorageUnavailableException.class, 503);
     STATUS.put(CommitStateUnknownException.class, 500);
     STATUS.put(StorageException.class, 500);
   }
@@ -79,6 +82,12 @@ public final class IcebergErrors {
           "The request could not be read: " + unreadable.get().getReason());
     }
     int status = statusOf(error);
+    if (error instanceof StorageUnavailableException unavailable) {
+      // Names the bucket configuration, never its host: the caller may try again.
+      LOG.warn("request {}: {} ({})", requestId, unavailable.getMessage(),
+          String.valueOf(unavailable.getCause()));
+      return of(status, "ServiceUnavailableException", unavailable.getMessage());
+    }
     if (error instanceof ServiceUnavailableException) {
       // Refused for now, nothing written: worth a line, not a stack trace per request.
       LOG.warn("request {} refused for now: {}", requestId, error.getMessage());

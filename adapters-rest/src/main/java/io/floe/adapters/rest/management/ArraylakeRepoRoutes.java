@@ -62,7 +62,7 @@ public final class ArraylakeRepoRoutes implements Consumer<RoutesConfig> {
     routes.get("/orgs/{org}/repos/paginated", handle(this::page));
     routes.get("/orgs/{org}/buckets/{bucket}/repos", handle(r -> {
       // A bucket the org does not have is a 404, not an empty listing.
-      BucketConfig bucket = buckets.get(r.scope(), r.http().pathParam("bucket"));
+      BucketConfig bucket = buckets.get(r.scope(), r.http().pathParam("bucket")).bucket();
       r.ok(repos.list(r.scope()).stream()
           .filter(repo -> repo.bucket().id().equals(bucket.id()))
           .map(repo -> RepoBodies.Repo.of(repo, r)).toList());

@@ -7,6 +7,7 @@ import io.floe.application.port.in.org.BucketManagementUseCase.BucketUpdate;
 import io.floe.application.model.BucketSpec;
 import io.floe.application.model.CreateNamespaceCommand;
 import io.floe.application.model.Invalid;
+import io.floe.application.model.VisibleBucket;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
 import io.floe.domain.DomainException;
@@ -23,7 +24,8 @@ import java.util.function.Consumer;
 
 /**
  * An org's bucket configurations under {@code /orgs/{org}/buckets}; a bucket is addressed by its
- * nickname or its id. Responses never carry secrets. Bodies speak Floe's fields and the arraylake
+ * nickname or its id. Responses never carry secrets, and only admins see a configuration: other
+ * members get a bucket's id, nickname, platform and default flag. Bodies speak Floe's fields and the arraylake
  * client's ({@link ArraylakeBuckets}); where the two disagree (a platform's name, a local bucket's
  * name) the client's vocabulary is used when the request asks for it.
  */
@@ -39,6 +41,9 @@ public final class BucketRoutes implements Consumer<RoutesConfig> {
   /** How the server authenticates to the bucket; the keys themselves are never shown. */
   record AuthBody(String method, String roleArn) {}
 
+  /** A bucket as a member who is no admin sees it: what it is called and where it is. */
+  record BucketSummaryBody(UUID id, String nickname, String platform, boolean isDefault) {}
+
   private final AuthenticateUseCase authentication;
   private final BucketManagementUseCase buckets;
 
@@ -50,17 +55,17 @@ public final class BucketRoutes implements Consumer<RoutesConfig> {
   @Override
   public void accept(RoutesConfig routes) {
     routes.get(BUCKETS, handle(r -> r.ok(buckets.list(r.scope()).stream()
-        .map(bucket -> body(bucket, r)).toList())));
+        .map(bucket -> shown(bucket, r)).toList())));
     routes.post(BUCKETS, handle(r -> {
       JsonFields fields = new JsonFields(r.body(JsonNode.class));
       r.respond(201, body(buckets.create(r.scope(), spec(fields),
           fields.bool("is_default").orElse(false)), r));
     }));
-    routes.get(BUCKET, handle(r -> r.ok(body(buckets.get(r.scope(), bucket(r)), r))));
+    routes.get(BUCKET, handle(r -> r.ok(shown(buckets.get(r.scope(), bucket(r)), r))));
     routes.patch(BUCKET, handle(r -> {
       JsonFields fields = new JsonFields(r.body(JsonNode.class));
       if (fields.text("nickname").isPresent()) {
-        refuseRename(fields, buckets.get(r.scope(), bucket(r)));
+        refuseRename(fields, buckets.get(r.scope(), bucket(r)).bucket());
       }
       r.ok(body(buckets.update(r.scope(), bucket(r), update(fields)), r));
     }));
@@ -146,6 +151,17 @@ public final class BucketRoutes implements Consumer<RoutesConfig> {
           + method + "'");
     };
     return fields.text("role_arn").map(credentials::withRole).orElse(credentials);
+  }
+
+  /** The whole configuration for those who may see it; nickname and platform for the rest. */
+  private static Object shown(VisibleBucket visible, ManagementRequest request) {
+    if (visible.configurationShown()) {
+      return body(visible.bucket(), request);
+    }
+    BucketConfig bucket = visible.bucket();
+    return new BucketSummaryBody(bucket.id(), bucket.nickname().value(),
+        request.vocabulary() == Vocabulary.ARRAYLAKE ? ArraylakeBuckets.platform(bucket)
+            : bucket.platform().wireName(), bucket.isDefault());
   }
 
   /** The body in the vocabulary the request asks for, with its server URL. */

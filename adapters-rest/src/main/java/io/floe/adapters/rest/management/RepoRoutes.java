@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.application.model.CreateRepoCommand;
 import io.floe.application.model.DeleteCommand;
 import io.floe.application.port.in.access.AuthenticateUseCase;
+import io.floe.application.model.VisibleBucket;
 import io.floe.application.port.in.org.BucketManagementUseCase;
 import io.floe.adapters.rest.http.RequestInput;
 import io.floe.application.port.in.repo.BrowseRepoUseCase;
@@ -85,8 +86,9 @@ public final class RepoRoutes {
   /** The bucket a new repo goes to: the one named, else the org's default. */
   private BucketConfig bucketFor(OrgContext context, CreateRepoCommand command) {
     return command.bucketNickname()
-        .map(nickname -> buckets.get(context, nickname.value()))
-        .orElseGet(() -> buckets.list(context).stream().filter(BucketConfig::isDefault)
+        .map(nickname -> buckets.get(context, nickname.value()).bucket())
+        .orElseGet(() -> buckets.list(context).stream().map(VisibleBucket::bucket)
+            .filter(BucketConfig::isDefault)
             .findFirst().orElseThrow(() -> new BadRequestException(
                 "Org '%s' has no default bucket configuration; name one with bucket_nickname",
                 context.org().name())));

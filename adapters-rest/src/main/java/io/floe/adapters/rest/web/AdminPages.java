@@ -8,6 +8,7 @@ import io.floe.application.model.Invalid;
 import io.floe.application.model.IssueTokenCommand;
 import io.floe.application.model.IssuedToken;
 import io.floe.application.model.PrincipalDetails;
+import io.floe.application.model.VisibleBucket;
 import io.floe.application.port.in.access.MembersUseCase;
 import io.floe.application.port.in.access.TeamsUseCase;
 import io.floe.application.port.in.access.TokensUseCase;
@@ -153,7 +154,14 @@ final class AdminPages {
         Optional.empty(), rows);
   }
 
-  private static AdminPage.BucketRow bucketRow(BucketConfig bucket) {
+  /** The whole configuration for admins; nickname and platform for other members. */
+  private static AdminPage.BucketRow bucketRow(VisibleBucket visible) {
+    BucketConfig bucket = visible.bucket();
+    if (!visible.configurationShown()) {
+      return new AdminPage.BucketRow(bucket.nickname().value(),
+          bucket.platform().name().toLowerCase(Locale.ROOT), "", "", "", "", "",
+          bucket.isDefault());
+    }
     String credentials = bucket.credentials().kind().name().toLowerCase(Locale.ROOT)
         + bucket.credentials().roleArn().map(role -> ", assumes " + role).orElse("");
     return new AdminPage.BucketRow(bucket.nickname().value(),

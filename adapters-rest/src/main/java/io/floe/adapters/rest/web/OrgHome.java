@@ -15,6 +15,7 @@ import io.floe.application.model.PageRequest;
 import io.floe.application.model.RepoDetails;
 import io.floe.application.model.SortDirection;
 import io.floe.application.port.in.namespace.NamespaceManagementUseCase;
+import io.floe.application.model.VisibleBucket;
 import io.floe.application.port.in.org.BucketManagementUseCase;
 import io.floe.application.port.in.repo.RepoDirectoryUseCase;
 import io.floe.application.security.OrgContext;
@@ -132,9 +133,10 @@ final class OrgHome {
 
   private List<Option> bucketOptions(OrgContext context) {
     List<Option> out = new ArrayList<>();
-    buckets.list(context).forEach(bucket -> out.add(new Option(bucket.nickname().value(),
-        bucket.nickname().value() + (bucket.isDefault() ? " (default)" : ""),
-        bucket.isDefault())));
+    buckets.list(context).stream().map(VisibleBucket::bucket).forEach(bucket ->
+        out.add(new Option(bucket.nickname().value(),
+            bucket.nickname().value() + (bucket.isDefault() ? " (default)" : ""),
+            bucket.isDefault())));
     return out;
   }
 

@@ -9,6 +9,7 @@ import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.Storage.BlobListOption;
 import com.google.cloud.storage.Storage.BlobTargetOption;
 import io.floe.adapters.storage.shared.BucketPrefix;
+import io.floe.adapters.storage.shared.StorageFailures;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.ListedObject;
 import io.floe.application.port.out.StorageException;
@@ -290,8 +291,7 @@ public final class GcsBucketStorage implements BucketStorage {
     try {
       return action.get();
     } catch (com.google.cloud.BaseServiceException e) {
-      throw new StorageException("could not " + verb + " '" + key + "' in "
-          + bucket.uriOf(StoragePath.root()) + ": " + e.getMessage(), e);
+      throw StorageFailures.of(bucket, "could not " + verb + " '" + key + "'", e);
     }
   }
 }

@@ -3,11 +3,12 @@ package io.floe.adapters.storage.gcs;
 import com.google.auth.oauth2.AccessToken;
 import com.google.auth.oauth2.GoogleCredentials;
 import io.floe.adapters.storage.shared.VendedCredentialCache;
+import io.floe.adapters.storage.shared.StorageFailures;
 import io.floe.application.port.out.CredentialVendor;
-import io.floe.application.port.out.StorageException;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.StoragePath;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -57,8 +58,8 @@ public final class GcsCredentialVendor implements CredentialVendor {
       source.refreshIfExpired();
       sourceToken = source.getAccessToken();
     } catch (IOException e) {
-      throw new StorageException("could not get the server's Google token for "
-          + bucket.uriOf(location) + ": " + e.getMessage(), e);
+      throw StorageFailures.of(bucket, "could not get the server's Google token for "
+          + bucket.uriOf(location), new UncheckedIOException(e));
     }
     GoogleTokenExchange.Token token = exchange.downscope(sourceToken.getTokenValue(),
         TableAccessBoundary.json(bucket.bucket(), location, access));

@@ -1,6 +1,7 @@
 package io.floe.adapters.storage.s3;
 
 import io.floe.adapters.storage.shared.BucketPrefix;
+import io.floe.adapters.storage.shared.StorageFailures;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.ListedObject;
 import io.floe.application.port.out.StorageException;
@@ -320,7 +321,6 @@ public final class S3BucketStorage implements BucketStorage {
   }
 
   private StorageException failure(String verb, StoragePath key, SdkException cause) {
-    return new StorageException("could not " + verb + " '" + key + "' in "
-        + bucket.uriOf(StoragePath.root()) + ": " + cause.getMessage(), cause);
+    return StorageFailures.of(bucket, "could not " + verb + " '" + key + "'", cause);
   }
 }

@@ -1,8 +1,8 @@
 package io.floe.adapters.storage.s3;
 
 import io.floe.adapters.storage.shared.VendedCredentialCache;
+import io.floe.adapters.storage.shared.StorageFailures;
 import io.floe.application.port.out.CredentialVendor;
-import io.floe.application.port.out.StorageException;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.StoragePath;
 import io.floe.domain.StoragePlatform;
@@ -82,8 +82,8 @@ public final class S3CredentialVendor implements CredentialVendor {
           .policy(policy)
           .durationSeconds((int) sessionDuration.toSeconds())).credentials();
     } catch (SdkException e) {
-      throw new StorageException("could not assume role " + role.get() + " for "
-          + bucket.uriOf(location) + ": " + e.getMessage(), e);
+      throw StorageFailures.of(bucket, "could not assume role " + role.get() + " for "
+          + bucket.uriOf(location), e);
     }
     Map<String, String> config = new HashMap<>(S3MetadataFileIo.connectionProperties(bucket));
     config.put(S3FileIOProperties.ACCESS_KEY_ID, session.accessKeyId());

@@ -6,6 +6,7 @@ import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
 import io.floe.domain.StoragePath;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,14 +18,16 @@ import org.apache.iceberg.rest.requests.RemoteSignRequest;
 import org.apache.iceberg.rest.responses.ImmutableRemoteSignResponse;
 import org.apache.iceberg.rest.responses.RemoteSignResponse;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
 
 /**
- * Signs S3 requests for engines with the server's own credentials (SigV4, unsigned payload),
- * after {@link S3SigningRules} has confirmed the request stays inside the table.
+ * Signs S3 requests for engines with the server's own credentials (SigV4), after {@link
+ * S3SigningRules} has confirmed the request stays inside the table, binding the signature to
+ * what was checked ({@link S3SignedPayload}): a body the catalog read is signed by its hash.
  */
 public final class S3RemoteSigner implements RequestSigner {
   /**
@@ -73,29 +76,51 @@ public final class S3RemoteSigner implements RequestSigner {
     }
     S3RequestTarget target = S3RequestTarget.parse(request.uri(), bucket);
     S3SigningRules.check(target, location, access, request);
+    Map<String, List<String>> headers = headersToSign(request.headers());
+    S3SignedPayload payload = S3SignedPayload.of(request.body(), headers);
 
     SdkHttpRequest.Builder unsigned = SdkHttpRequest.builder()
         .method(SdkHttpMethod.fromValue(request.method().toUpperCase(Locale.ROOT)))
         .uri(request.uri());
-    request.headers().forEach((name, values) -> {
-      if (!UNSIGNED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
-        unsigned.putHeader(name, values);
-      }
+    // Under the names the client used: it sends its own spelling alongside the signed one.
+    request.headers().keySet().stream()
+        .filter(name -> headers.containsKey(name.toLowerCase(Locale.ROOT)))
+        .forEach(name -> unsigned.putHeader(name, headers.get(name.toLowerCase(Locale.ROOT))));
+    SignedRequest signed = signer.sign(r -> {
+      r.identity(identity(bucket).resolveCredentials())
+          .request(unsigned.build())
+          .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
+          .putProperty(AwsV4HttpSigner.REGION_NAME, S3Clients.region(bucket).id())
+          // S3 signs the path as sent.
+          .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
+          .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
+          // A body the catalog checked is signed by its hash; engines stream the others, which
+          // the catalog never sees.
+          .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, payload.body().isPresent());
+      payload.body().ifPresent(body -> r.payload(ContentStreamProvider.fromByteArray(body)));
     });
-    SignedRequest signed = signer.sign(r -> r
-        .identity(identity(bucket).resolveCredentials())
-        .request(unsigned.build())
-        .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
-        .putProperty(AwsV4HttpSigner.REGION_NAME, S3Clients.region(bucket).id())
-        // S3 signs the path as sent, and engines stream bodies the catalog never sees.
-        .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
-        .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
-        .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, false));
-    Map<String, List<String>> headers = new HashMap<>(signed.request().headers());
+    Map<String, List<String>> signedHeaders = new HashMap<>(signed.request().headers());
     return ImmutableRemoteSignResponse.builder()
         .uri(request.uri())
-        .headers(headers)
+        .headers(signedHeaders)
         .build();
+  }
+
+  /**
+   * The client's headers that are signed, by lower-case name. A name given twice in different
+   * cases is refused: the two values could be read differently by the signer and the store.
+   */
+  private static Map<String, List<String>> headersToSign(Map<String, List<String>> given) {
+    Map<String, List<String>> headers = new LinkedHashMap<>();
+    given.forEach((name, values) -> {
+      String lower = name.toLowerCase(Locale.ROOT);
+      if (headers.containsKey(lower) || (values.isEmpty() && !UNSIGNED_HEADERS.contains(lower))) {
+        throw S3RequestTarget.refused("header '" + name + "' is given twice or without a value");
+      }
+      headers.put(lower, List.copyOf(values));
+    });
+    UNSIGNED_HEADERS.forEach(headers::remove);
+    return headers;
   }
 
   private AwsCredentialsProvider identity(BucketConfig bucket) {

@@ -15,6 +15,8 @@ import java.util.Set;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.apache.iceberg.rest.requests.RemoteSignRequest;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
 /**
@@ -34,6 +36,10 @@ final class S3SigningRules {
       "continuation-token", "max-keys", "delimiter", "start-after", "encoding-type",
       "fetch-owner");
   private static final Set<String> PRIVATE_ACLS = Set.of("private", "bucket-owner-full-control");
+  private static final String S3_NAMESPACE = "http://s3.amazonaws.com/doc/2006-03-01/";
+  /** What a batch delete may say about an object besides its key: which version, and when. */
+  private static final Set<String> OBJECT_FIELDS =
+      Set.of("VersionId", "ETag", "LastModifiedTime", "Size");
 
   private S3SigningRules() {}
 
@@ -110,31 +116,98 @@ final class S3SigningRules {
     }
   }
 
-  /** The keys of a DeleteObjects body, read without resolving any external entity. */
+  /**
+   * The keys of a DeleteObjects body, read without resolving any external entity. Only the shape
+   * S3 documents is accepted ({@code Delete} holding {@code Object}s and {@code Quiet}; each
+   * object one {@code Key} of plain text, besides version and condition fields): a body that
+   * another parser might read as naming other keys is refused rather than interpreted.
+   */
   private static List<String> keysToDelete(String body) {
     if (body == null || body.isBlank()) {
       throw refused("a batch delete without the keys it deletes");
     }
+    Element root;
     try {
       DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
       factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
       factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
       factory.setNamespaceAware(true);
-      NodeList keys = factory.newDocumentBuilder()
+      factory.setExpandEntityReferences(false);
+      root = factory.newDocumentBuilder()
           .parse(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)))
-          .getElementsByTagNameNS("*", "Key");
-      List<String> result = new ArrayList<>();
-      for (int i = 0; i < keys.getLength(); i++) {
-        result.add(keys.item(i).getTextContent());
-      }
-      if (result.isEmpty()) {
-        throw refused("a batch delete without keys");
-      }
-      return result;
-    } catch (org.apache.iceberg.exceptions.ForbiddenException e) {
-      throw e;
+          .getDocumentElement();
     } catch (Exception e) {
       throw refused("an unreadable batch delete body");
     }
+    requireElement(root, "Delete");
+    List<String> keys = new ArrayList<>();
+    for (Element child : elements(root)) {
+      if (child.getLocalName().equals("Object")) {
+        keys.add(keyOf(child));
+      } else if (!child.getLocalName().equals("Quiet")) {
+        throw refused("a batch delete with a '" + child.getLocalName() + "' element");
+      }
+    }
+    if (keys.isEmpty()) {
+      throw refused("a batch delete without keys");
+    }
+    return keys;
+  }
+
+  private static String keyOf(Element object) {
+    String key = null;
+    for (Element field : elements(object)) {
+      if (field.getLocalName().equals("Key")) {
+        if (key != null || !onlyText(field)) {
+          throw refused("a batch delete object with more than one key, or a key that is not text");
+        }
+        key = field.getTextContent();
+      } else if (!OBJECT_FIELDS.contains(field.getLocalName())) {
+        throw refused("a batch delete object with a '" + field.getLocalName() + "' element");
+      }
+    }
+    if (key == null) {
+      throw refused("a batch delete object without a key");
+    }
+    return key;
+  }
+
+  /** Text and CDATA only: no element, comment or instruction a parser could read otherwise. */
+  private static boolean onlyText(Element element) {
+    NodeList nodes = element.getChildNodes();
+    for (int i = 0; i < nodes.getLength(); i++) {
+      if (!(nodes.item(i) instanceof org.w3c.dom.Text)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void requireElement(Element element, String name) {
+    String namespace = element.getNamespaceURI();
+    if (!name.equals(element.getLocalName())
+        || (namespace != null && !namespace.equals(S3_NAMESPACE))) {
+      throw refused("a batch delete body that is not a <Delete> document");
+    }
+  }
+
+  /** The element children, each in S3's namespace or none; text between them is ignored. */
+  private static List<Element> elements(Element parent) {
+    List<Element> children = new ArrayList<>();
+    NodeList nodes = parent.getChildNodes();
+    for (int i = 0; i < nodes.getLength(); i++) {
+      Node node = nodes.item(i);
+      if (node instanceof Element element) {
+        String namespace = element.getNamespaceURI();
+        if (namespace != null && !namespace.equals(S3_NAMESPACE)) {
+          throw refused("a batch delete body with elements of another namespace");
+        }
+        children.add(element);
+      } else if (node.getNodeType() == Node.ENTITY_REFERENCE_NODE
+          || node.getNodeType() == Node.PROCESSING_INSTRUCTION_NODE) {
+        throw refused("a batch delete body with entities or processing instructions");
+      }
+    }
+    return children;
   }
 }

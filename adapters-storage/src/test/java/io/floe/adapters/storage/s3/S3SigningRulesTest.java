@@ -31,6 +31,10 @@ class S3SigningRulesTest {
       Optional.empty(), Optional.of("eu-west-1"), false,
       BucketCredentials.staticKeys("AKID", "SECRET"), false);
 
+  private static final String DELETE = "http://127.0.0.1:9000/lake?delete";
+  private static final String INSIDE = "<Delete xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+      + "<Object><Key>org/ns/t/a</Key></Object><Object><Key>org/ns/t/b</Key></Object></Delete>";
+
   private final S3RemoteSigner signer = new S3RemoteSigner();
 
   @Test
@@ -126,6 +130,97 @@ class S3SigningRulesTest {
   }
 
   @Test
+  void aBatchDeleteIsSignedByTheHashOfTheBodyShownNeverAsAnUnsignedPayload() {
+    RemoteSignResponse signed = signer.sign(ON_ENDPOINT, TABLE, Access.READ_WRITE,
+        request("POST", DELETE, Map.of("Content-MD5", List.of(md5(INSIDE))), INSIDE));
+    assertThat(signed.headers().get("x-amz-content-sha256"))
+        .containsExactly(Digests.sha256Hex(INSIDE));
+    assertThat(signed.headers().get("Authorization").get(0))
+        .contains("x-amz-content-sha256").contains("content-md5");
+  }
+
+  @Test
+  void aDigestOfAnotherBodyIsRefused() {
+    String elsewhere = INSIDE.replace("org/ns/t/b", "org/other/t/metadata/victim.json");
+    for (Map<String, List<String>> digest : List.of(
+        Map.of("Content-MD5", List.of(md5(elsewhere))),
+        Map.of("x-amz-checksum-crc32", List.of(Digests.base64(Digests.crc32(elsewhere)))),
+        Map.of("x-amz-checksum-sha256", List.of(Digests.base64(Digests.sha256(elsewhere)))),
+        Map.of("x-amz-content-sha256", List.of(Digests.sha256Hex(elsewhere))),
+        Map.of("x-amz-content-sha256", List.of("UNSIGNED-PAYLOAD")),
+        Map.of("Content-MD5", List.of(md5(INSIDE), md5(elsewhere))))) {
+      assertThatThrownBy(() -> signer.sign(ON_ENDPOINT, TABLE, Access.READ_WRITE,
+          request("POST", DELETE, digest, INSIDE)))
+          .as("%s", digest).isInstanceOf(ForbiddenException.class)
+          .hasMessageContaining("does not describe the body");
+    }
+  }
+
+  @Test
+  void digestsTheCatalogComputesAreSignedAndOnesItCannotAreRefused() {
+    assertThatCode(() -> signer.sign(ON_ENDPOINT, TABLE, Access.READ_WRITE, request("POST",
+        DELETE, Map.of("x-amz-checksum-crc32", List.of(Digests.base64(Digests.crc32(INSIDE))),
+            "x-amz-sdk-checksum-algorithm", List.of("CRC32"),
+            "x-amz-content-sha256", List.of(Digests.sha256Hex(INSIDE).toUpperCase())), INSIDE)))
+        .doesNotThrowAnyException();
+    assertThatThrownBy(() -> signer.sign(ON_ENDPOINT, TABLE, Access.READ_WRITE, request("POST",
+        DELETE, Map.of("x-amz-checksum-crc64nvme", List.of("AAAAAAAAAAA=")), INSIDE)))
+        .isInstanceOf(ForbiddenException.class).hasMessageContaining("cannot verify");
+  }
+
+  @Test
+  void framingsThatSendOtherBytesThanTheBodyShownAreRefused() {
+    for (Map<String, List<String>> framing : List.of(
+        Map.of("Content-Encoding", List.of("aws-chunked")),
+        Map.of("x-amz-trailer", List.of("x-amz-checksum-crc32")),
+        Map.of("x-amz-decoded-content-length", List.of("10")),
+        Map.of("Content-Length", List.of("3")),
+        Map.of("Content-MD5", List.of(md5(INSIDE)), "content-md5", List.of(md5(INSIDE))))) {
+      assertThatThrownBy(() -> signer.sign(ON_ENDPOINT, TABLE, Access.READ_WRITE,
+          request("POST", DELETE, framing, INSIDE)))
+          .as("%s", framing).isInstanceOf(ForbiddenException.class);
+    }
+  }
+
+  @Test
+  void aBodyTheCatalogDoesNotSeeIsAnUnsignedPayloadAndItsHashIsNotTheClients() {
+    String object = "http://127.0.0.1:9000/lake/org/ns/t/data/a.parquet";
+    RemoteSignResponse upload = signer.sign(ON_ENDPOINT, TABLE, Access.READ_WRITE,
+        request("PUT", object, Map.of("x-amz-checksum-crc32", List.of("NhCmhg=="),
+            "x-amz-sdk-checksum-algorithm", List.of("CRC32")), null));
+    assertThat(upload.headers().get("x-amz-content-sha256")).containsExactly("UNSIGNED-PAYLOAD");
+    // The writer's own checksum of its own bytes, which S3 refuses to take unsigned.
+    assertThat(upload.headers().get("Authorization").get(0)).contains("x-amz-checksum-crc32");
+    for (String declared : List.of(Digests.sha256Hex("x"), "STREAMING-AWS4-HMAC-SHA256-PAYLOAD")) {
+      assertThatThrownBy(() -> signer.sign(ON_ENDPOINT, TABLE, Access.READ_WRITE,
+          request("PUT", object, Map.of("x-amz-content-sha256", List.of(declared)), null)))
+          .isInstanceOf(ForbiddenException.class);
+    }
+  }
+
+  @Test
+  void batchDeleteBodiesAnotherParserCouldReadOtherwiseAreRefused() {
+    for (String body : List.of(
+        "<Delete><Object><Key>org/ns/t/a<Key>org/other/x</Key></Key></Object></Delete>",
+        "<Delete><Object><Key>org/ns/t/a</Key><Key>org/ns/t/b</Key></Object></Delete>",
+        "<Delete><Object><Key>org/ns/t/<!-- -->a</Key></Object></Delete>",
+        "<Delete><Object><Key>org/ns/t/a<?x y?></Key></Object></Delete>",
+        "<Delete><Object><VersionId>1</VersionId></Object></Delete>",
+        "<Delete><Objects><Key>org/other/x</Key></Objects></Delete>",
+        "<Delete xmlns:o=\"urn:other\"><o:Object><o:Key>org/other/x</o:Key></o:Object>"
+            + "<Object><Key>org/ns/t/a</Key></Object></Delete>",
+        "<Other><Object><Key>org/ns/t/a</Key></Object></Other>",
+        "<Delete><Object><Key>org/ns/t/a</Key></Object></Delete><!-- trailing -->x")) {
+      assertThatThrownBy(() -> signer.sign(ON_ENDPOINT, TABLE, Access.READ_WRITE,
+          request("POST", DELETE, Map.of(), body)))
+          .as(body).isInstanceOf(ForbiddenException.class);
+    }
+    assertThatCode(() -> signer.sign(ON_ENDPOINT, TABLE, Access.READ_WRITE, request("POST",
+        DELETE, Map.of(), "<Delete><Quiet>true</Quiet><Object><Key><![CDATA[org/ns/t/a]]></Key>"
+            + "<VersionId>3</VersionId></Object></Delete>"))).doesNotThrowAnyException();
+  }
+
+  @Test
   void bucketsWithoutKeysOrOffS3SignNothing() {
     BucketConfig anonymous = S3ProxyServer.bucketConfig("lake", "http://127.0.0.1:9000",
         BucketCredentials.none());
@@ -145,6 +240,10 @@ class S3SigningRulesTest {
         request(method, uri, headers, null)))
         .as("%s %s %s", method, uri, headers)
         .isInstanceOf(ForbiddenException.class);
+  }
+
+  private static String md5(String body) {
+    return Digests.base64(Digests.md5(body));
   }
 
   private static RemoteSignRequest request(String method, String uri) {

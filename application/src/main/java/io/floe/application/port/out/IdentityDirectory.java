@@ -11,12 +11,12 @@ import java.util.Optional;
 import java.util.UUID;
 
 /** Who is in an org and with which tokens: what the management of identities reads and writes. */
-public interface IdentityDirectory {
-  /** Creates the principal in its home org, whose admins manage it, and makes it a member. */
+public interface IdentityDirectory extends ExternalIdentities {
+  /**
+   * Creates the principal in its home org, whose admins manage it, and makes it a member.
+   * Refused with an exception when a principal of that org already has {@code externalId}.
+   */
   void createMember(Principal principal, UUID homeOrgId, Role role, Optional<String> externalId);
-
-  /** The principal an identity provider names by {@code externalId}, if any. */
-  Optional<Principal> findByExternalId(String externalId);
 
   /** Whether the principal was created in that org (and so is managed by its admins). */
   boolean isHomedIn(UUID principalId, UUID orgId);

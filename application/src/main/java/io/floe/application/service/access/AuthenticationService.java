@@ -1,6 +1,7 @@
 package io.floe.application.service.access;
 
 import io.floe.application.port.in.access.AuthenticateUseCase;
+import io.floe.application.port.out.ExternalIdentities;
 import io.floe.application.port.out.IdentityTokens;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.PrincipalStore;
@@ -8,20 +9,18 @@ import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
 import io.floe.domain.ApiToken;
 import io.floe.domain.InvalidNameException;
-import io.floe.domain.Membership;
-import io.floe.domain.Org;
 import io.floe.domain.OrgName;
 import io.floe.domain.Principal;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 import org.apache.iceberg.exceptions.NoSuchWarehouseException;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 
 /**
  * Authenticates API tokens (stored only as hashes) and an identity provider's JWTs (mapped to the
- * user whose external id they name), and scopes callers to their orgs.
+ * users whose external id they name, one per org), and scopes callers to their orgs.
  */
 public final class AuthenticationService implements AuthenticateUseCase {
   private static final String REFUSED = "Invalid, expired or revoked token";
@@ -30,19 +29,19 @@ public final class AuthenticationService implements AuthenticateUseCase {
   private final OrgStore orgs;
   private final Clock clock;
   private final IdentityTokens identityTokens;
-  private final Function<String, Optional<Principal>> usersByExternalId;
+  private final ExternalIdentities externalIdentities;
 
   public AuthenticationService(PrincipalStore principals, OrgStore orgs, Clock clock) {
-    this(principals, orgs, clock, IdentityTokens.NONE, externalId -> Optional.empty());
+    this(principals, orgs, clock, IdentityTokens.NONE, ExternalIdentities.NONE);
   }
 
   public AuthenticationService(PrincipalStore principals, OrgStore orgs, Clock clock,
-      IdentityTokens identityTokens, Function<String, Optional<Principal>> usersByExternalId) {
+      IdentityTokens identityTokens, ExternalIdentities externalIdentities) {
     this.principals = principals;
     this.orgs = orgs;
     this.clock = clock;
     this.identityTokens = identityTokens;
-    this.usersByExternalId = usersByExternalId;
+    this.externalIdentities = externalIdentities;
   }
 
   @Override
@@ -53,8 +52,7 @@ public final class AuthenticationService implements AuthenticateUseCase {
     String secret = bearerToken.strip();
     if (!secret.startsWith(ApiToken.PREFIX)) {
       // Not one of ours: only an identity provider's token for a known user can be valid.
-      return identityTokens.verify(secret).flatMap(usersByExternalId)
-          .map(Caller::new)
+      return identityTokens.verify(secret).flatMap(this::callerNamed)
           .orElseThrow(() -> new NotAuthorizedException(REFUSED));
     }
     Instant now = clock.instant();
@@ -67,15 +65,23 @@ public final class AuthenticationService implements AuthenticateUseCase {
     return new Caller(principal);
   }
 
+  /**
+   * The person an identity provider vouches for: every org's user with that external id, one
+   * per org. In an org the caller acts as that org's user ({@link OrgContext#enter}).
+   */
+  @Override
+  public Optional<Caller> callerNamed(String externalId) {
+    List<Principal> users = externalIdentities.usersByExternalId(externalId).stream()
+        .filter(principal -> principal.kind() == Principal.Kind.USER).toList();
+    return users.isEmpty() ? Optional.empty() : Optional.of(new Caller(users.get(0), users));
+  }
+
   @Override
   public OrgContext enterOrg(Caller caller, String warehouse) {
-    Optional<Org> org = parse(warehouse).flatMap(orgs::findOrg);
-    Optional<Membership> membership =
-        org.flatMap(found -> principals.findMembership(found.id(), caller.principal().id()));
-    if (membership.isEmpty()) {
-      throw new NoSuchWarehouseException("Warehouse does not exist: %s", warehouse);
-    }
-    return new OrgContext(caller, org.get(), membership.get());
+    return parse(warehouse).flatMap(orgs::findOrg)
+        .flatMap(org -> OrgContext.enter(caller, org, principals))
+        .orElseThrow(() -> new NoSuchWarehouseException("Warehouse does not exist: %s",
+            warehouse));
   }
 
   private static Optional<OrgName> parse(String warehouse) {

@@ -40,9 +40,13 @@ public final class MemberService implements MembersUseCase {
     Principal principal = new Principal(ids.newId(), command.kind(), command.name());
     publisher.publish(context, AccessChanges.of(AuditAction.PRINCIPAL_CREATE, principal)
         .with("role", command.role()), () -> {
-      command.externalId().flatMap(directory::findByExternalId).ifPresent(taken -> {
-        throw new AlreadyExistsException("Another user already has that external_id");
-      });
+      // An external id is the org's own: another org's users are neither shown nor consulted.
+      command.externalId().filter(externalId -> directory.usersByExternalId(externalId).stream()
+          .anyMatch(user -> directory.isHomedIn(user.id(), context.org().id())))
+          .ifPresent(taken -> {
+            throw new AlreadyExistsException("Another user of this org already has that "
+                + "external_id");
+          });
       directory.createMember(principal, context.org().id(), command.role(),
           command.externalId());
     });

@@ -2,6 +2,7 @@ package io.floe.application.service.access;
 
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.access.WebSessionsUseCase;
+import io.floe.application.port.out.ExternalIdentities;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.IdentityTokens;
 import io.floe.application.port.out.PrincipalStore;
@@ -15,7 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
-import java.util.function.Function;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 
 /**
@@ -31,7 +31,7 @@ public final class WebSessionService implements WebSessionsUseCase {
 
   private final AuthenticateUseCase authentication;
   private final IdentityTokens idTokens;
-  private final Function<String, Optional<Principal>> usersByExternalId;
+  private final ExternalIdentities externalIdentities;
   private final PrincipalStore principals;
   private final WebSessionStore sessions;
   private final IdGenerator ids;
@@ -39,14 +39,14 @@ public final class WebSessionService implements WebSessionsUseCase {
   private final Duration lifetime;
 
   public WebSessionService(AuthenticateUseCase authentication, IdentityTokens idTokens,
-      Function<String, Optional<Principal>> usersByExternalId, PrincipalStore principals,
+      ExternalIdentities externalIdentities, PrincipalStore principals,
       WebSessionStore sessions, IdGenerator ids, Clock clock, Duration lifetime) {
     if (lifetime.isNegative() || lifetime.isZero()) {
       throw new IllegalArgumentException("a session lifetime must be positive");
     }
     this.authentication = authentication;
     this.idTokens = idTokens;
-    this.usersByExternalId = usersByExternalId;
+    this.externalIdentities = externalIdentities;
     this.principals = principals;
     this.sessions = sessions;
     this.ids = ids;
@@ -64,12 +64,11 @@ public final class WebSessionService implements WebSessionsUseCase {
 
   @Override
   public StartedSession signInWithIdToken(String idToken) {
-    Principal user = Optional.ofNullable(idToken).flatMap(idTokens::verify)
-        .flatMap(usersByExternalId)
-        .filter(principal -> principal.kind() == Principal.Kind.USER)
+    Caller user = Optional.ofNullable(idToken).flatMap(idTokens::verify)
+        .flatMap(authentication::callerNamed)
         .orElseThrow(() -> new NotAuthorizedException(
             "The identity provider's answer names no user of this server"));
-    return start(user, Optional.empty());
+    return start(user.principal(), Optional.empty());
   }
 
   @Override
@@ -86,7 +85,7 @@ public final class WebSessionService implements WebSessionsUseCase {
     Principal principal = principals.findPrincipal(found.session().principalId())
         .orElseThrow(() -> new NotAuthorizedException(ENDED));
     found.apiToken().ifPresent(token -> principals.touchToken(token.id(), now));
-    return new ActiveSession(new Caller(principal), found.session().csrfToken(),
+    return new ActiveSession(callerOf(principal, found.session()), found.session().csrfToken(),
         found.session().expiresAt());
   }
 
@@ -95,6 +94,23 @@ public final class WebSessionService implements WebSessionsUseCase {
     if (secret != null && !secret.isBlank()) {
       sessions.end(ApiToken.hash(secret), clock.instant());
     }
+  }
+
+  /**
+   * Who a session's holder is. One an identity provider vouched for (no API token started it) is
+   * the person, as in the API: every org's user with the same external id. One an API token
+   * started is that token's principal alone: an external id an org's admin set on a principal
+   * proves nothing about who holds its tokens.
+   */
+  private Caller callerOf(Principal principal, WebSession session) {
+    if (session.apiTokenId().isPresent()) {
+      return new Caller(principal);
+    }
+    return externalIdentities.externalIdOf(principal.id())
+        .flatMap(authentication::callerNamed)
+        .filter(caller -> caller.identities().contains(principal))
+        .map(caller -> caller.as(principal))
+        .orElseGet(() -> new Caller(principal));
   }
 
   private StartedSession start(Principal principal, Optional<ApiToken> token) {

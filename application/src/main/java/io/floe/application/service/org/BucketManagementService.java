@@ -3,11 +3,13 @@ package io.floe.application.service.org;
 import io.floe.application.model.AuditAction;
 import io.floe.application.model.BucketSpec;
 import io.floe.application.model.Invalid;
+import io.floe.application.model.VisibleBucket;
 import io.floe.application.port.in.org.BucketManagementUseCase;
 import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.application.security.Operators;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.change.ChangePublisher;
@@ -26,7 +28,8 @@ import org.apache.iceberg.exceptions.NotFoundException;
 /**
  * Bucket configurations, managed by org admins; nothing that holds a prefix loses its bucket. A
  * local bucket is a directory on the server's own disk: only operators create or move one, and
- * only where {@link LocalBucketPlacement} allows.
+ * only where {@link LocalBucketPlacement} allows. The identity and endpoints a configuration
+ * makes the server use are {@link BucketIdentityPolicy}'s to allow.
  */
 public final class BucketManagementService implements BucketManagementUseCase {
   private final OrgStore orgs;
@@ -36,10 +39,11 @@ public final class BucketManagementService implements BucketManagementUseCase {
   private final ChangePublisher publisher;
   private final Operators operators;
   private final LocalBucketPlacement localBuckets;
+  private final BucketIdentityPolicy identities;
 
   public BucketManagementService(OrgStore orgs, UnitOfWork unitOfWork, IdGenerator ids,
       AccessPolicy policy, ChangePublisher publisher, Operators operators,
-      LocalBucketPlacement localBuckets) {
+      LocalBucketPlacement localBuckets, BucketIdentityPolicy identities) {
     this.orgs = orgs;
     this.unitOfWork = unitOfWork;
     this.ids = ids;
@@ -47,16 +51,22 @@ public final class BucketManagementService implements BucketManagementUseCase {
     this.publisher = publisher;
     this.operators = operators;
     this.localBuckets = localBuckets;
+    this.identities = identities;
   }
 
   @Override
-  public List<BucketConfig> list(OrgContext context) {
-    return orgs.buckets(context.org().id());
+  public List<VisibleBucket> list(OrgContext context) {
+    return orgs.buckets(context.org().id()).stream().map(bucket -> visible(context, bucket))
+        .toList();
   }
 
   @Override
-  public BucketConfig get(OrgContext context, String nicknameOrId) {
-    return find(context, nicknameOrId);
+  public VisibleBucket get(OrgContext context, String nicknameOrId) {
+    return visible(context, find(context, nicknameOrId));
+  }
+
+  private VisibleBucket visible(OrgContext context, BucketConfig bucket) {
+    return new VisibleBucket(bucket, policy.mayReadBucketConfigurations(context));
   }
 
   @Override
@@ -69,6 +79,7 @@ public final class BucketManagementService implements BucketManagementUseCase {
     BucketConfig bucket = validated(() -> new BucketConfig(ids.newId(), orgId, spec.nickname(),
         spec.platform(), spec.bucket(), spec.prefix(), spec.endpoint(), spec.region(),
         spec.pathStyle(), spec.credentials(), false));
+    identities.requireAllowed(bucket);
     return publisher.publishResultOf(context, BucketChanges.created(bucket, makeDefault), () -> {
       if (orgs.bucket(orgId, spec.nickname()).isPresent()) {
         throw new AlreadyExistsException("Bucket configuration '%s' already exists",
@@ -107,6 +118,7 @@ public final class BucketManagementService implements BucketManagementUseCase {
           update.endpoint().orElse(current.endpoint()), update.region().orElse(current.region()),
           update.pathStyle().orElse(current.pathStyle()),
           update.credentials().orElse(current.credentials()), current.isDefault()));
+      identities.requireAllowed(updated);
       if (update.movesData()) {
         localBuckets.requirePlaceable(updated);
       }

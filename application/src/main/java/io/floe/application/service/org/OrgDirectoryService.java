@@ -5,7 +5,11 @@ import io.floe.application.port.in.org.OrgsUseCase;
 import io.floe.application.port.out.OrgMembershipDirectory;
 import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.apache.iceberg.exceptions.NoSuchWarehouseException;
 
 /**
@@ -20,9 +24,17 @@ public final class OrgDirectoryService implements OrgsUseCase {
     this.memberships = memberships;
   }
 
+  /** The orgs of every identity of the caller (one per org), ordered by name. */
   @Override
   public List<MemberOrg> orgsOf(Caller caller) {
-    return memberships.orgsOf(caller.principal().id());
+    if (caller.identities().size() == 1) {
+      return memberships.orgsOf(caller.principal().id());
+    }
+    Map<UUID, MemberOrg> byOrg = new LinkedHashMap<>();
+    caller.identities().forEach(identity -> memberships.orgsOf(identity.id())
+        .forEach(member -> byOrg.putIfAbsent(member.org().id(), member)));
+    return byOrg.values().stream()
+        .sorted(Comparator.comparing(member -> member.org().name().value())).toList();
   }
 
   @Override

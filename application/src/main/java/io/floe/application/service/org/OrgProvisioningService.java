@@ -6,6 +6,7 @@ import io.floe.application.port.out.IdGenerator;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.port.out.UnitOfWork;
+import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.domain.ApiToken;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.Membership;
@@ -22,7 +23,8 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 /**
  * Provisioning, on first start and by operators: an org, its default bucket and an admin token,
  * all or nothing. An operator's org gets a local default bucket only where
- * {@link LocalBucketPlacement} allows; the server's own first-start org is placed by the server.
+ * {@link LocalBucketPlacement} allows, and a default bucket's identity and endpoint only as
+ * {@link BucketIdentityPolicy} allows; the server's own first-start org is placed by the server.
  */
 public final class OrgProvisioningService implements ProvisionOrgUseCase {
   private static final int TOKEN_BYTES = 32;
@@ -33,15 +35,18 @@ public final class OrgProvisioningService implements ProvisionOrgUseCase {
   private final IdGenerator ids;
   private final Clock clock;
   private final LocalBucketPlacement localBuckets;
+  private final BucketIdentityPolicy identities;
 
   public OrgProvisioningService(OrgStore orgs, PrincipalStore principals, UnitOfWork unitOfWork,
-      IdGenerator ids, Clock clock, LocalBucketPlacement localBuckets) {
+      IdGenerator ids, Clock clock, LocalBucketPlacement localBuckets,
+      BucketIdentityPolicy identities) {
     this.orgs = orgs;
     this.principals = principals;
     this.unitOfWork = unitOfWork;
     this.ids = ids;
     this.clock = clock;
     this.localBuckets = localBuckets;
+    this.identities = identities;
   }
 
   @Override
@@ -82,6 +87,7 @@ public final class OrgProvisioningService implements ProvisionOrgUseCase {
     }
     BucketConfig bucket = toBucket(org.id(), defaultBucket, true);
     if (placementChecked) {
+      identities.requireAllowed(bucket);
       localBuckets.requirePlaceable(bucket);
     }
     orgs.insertBucket(bucket);

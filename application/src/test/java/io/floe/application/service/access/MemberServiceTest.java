@@ -9,6 +9,8 @@ import io.floe.application.security.OrgContext;
 import io.floe.application.testbed.Testbed;
 import io.floe.domain.Action;
 import io.floe.domain.Namespace;
+import io.floe.domain.Org;
+import io.floe.domain.OrgName;
 import io.floe.domain.Principal;
 import io.floe.domain.Role;
 import io.floe.domain.Visibility;
@@ -44,8 +46,8 @@ class MemberServiceTest {
     PrincipalDetails bob = create(Principal.Kind.USER, "bob", Optional.of("bob@example.com"));
     assertThat(service.members(ada, Optional.of(Principal.Kind.USER)))
         .extracting(member -> member.principal().name()).containsExactly("ada", "admin", "bob");
-    assertThat(bed.store.identities().findByExternalId("bob@example.com"))
-        .contains(bob.principal());
+    assertThat(bed.store.identities().usersByExternalId("bob@example.com"))
+        .containsExactly(bob.principal());
     assertThatThrownBy(() -> service.createPrincipal(ada, new CreatePrincipalCommand(
         Principal.Kind.USER, "eve", Role.MEMBER, Optional.empty())))
         .isInstanceOf(ForbiddenException.class);
@@ -58,6 +60,24 @@ class MemberServiceTest {
         .isInstanceOf(AlreadyExistsException.class);
     assertThat(service.members(bed.admin, Optional.empty()))
         .extracting(member -> member.principal().name()).doesNotContain("bobby");
+  }
+
+  @Test
+  void anExternalIdIsTheOrgsOwnSoAnotherOrgsUserNeitherBlocksNorShowsThroughIt() {
+    Org other = new Org(bed.ids.newId(), new OrgName("elsewhere"), true);
+    bed.store.orgs().insertOrg(other);
+    Principal theirs = new Principal(bed.ids.newId(), Principal.Kind.USER, "bob-elsewhere");
+    bed.store.identities().createMember(theirs, other.id(), Role.MEMBER,
+        Optional.of("bob@example.com"));
+
+    PrincipalDetails ours = create(Principal.Kind.USER, "bob", Optional.of("bob@example.com"));
+
+    assertThat(ours.externalId()).contains("bob@example.com");
+    assertThat(bed.store.identities().usersByExternalId("bob@example.com"))
+        .containsExactlyInAnyOrder(theirs, ours.principal());
+    assertThatThrownBy(() -> create(Principal.Kind.USER, "bobby", Optional.of("bob@example.com")))
+        .isInstanceOf(AlreadyExistsException.class)
+        .hasMessageNotContaining("elsewhere").hasMessageNotContaining("bob-elsewhere");
   }
 
   @Test

@@ -9,6 +9,12 @@ public interface AuthenticateUseCase {
   Caller authenticate(String bearerToken);
 
   /**
+   * The caller an identity provider's subject {@code externalId} is: every org's user with that
+   * external id; empty when no org has one.
+   */
+  java.util.Optional<Caller> callerNamed(String externalId);
+
+  /**
    * @throws org.apache.iceberg.exceptions.NoSuchWarehouseException when the org does not exist or
    *     the caller is not a member (the two look the same, so org names do not leak)
    */

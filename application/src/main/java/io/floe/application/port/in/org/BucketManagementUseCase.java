@@ -1,6 +1,7 @@
 package io.floe.application.port.in.org;
 
 import io.floe.application.model.BucketSpec;
+import io.floe.application.model.VisibleBucket;
 import io.floe.application.security.OrgContext;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
@@ -36,9 +37,10 @@ public interface BucketManagementUseCase {
     }
   }
 
-  List<BucketConfig> list(OrgContext context);
+  /** Every member lists the org's buckets; only admins see their configurations. */
+  List<VisibleBucket> list(OrgContext context);
 
-  BucketConfig get(OrgContext context, String nicknameOrId);
+  VisibleBucket get(OrgContext context, String nicknameOrId);
 
   /** Adds a bucket; the org's first bucket, or one asked to be, becomes the default. */
   BucketConfig create(OrgContext context, BucketSpec spec, boolean makeDefault);

@@ -46,19 +46,27 @@ public abstract class IdentityDirectoryContract extends PortContract {
     Principal team = new Principal(UUID.randomUUID(), Principal.Kind.TEAM, "crew");
     identities().createMember(user, fixture.org.id(), Role.MEMBER, Optional.of("u-" + user.id()));
     identities().createMember(team, fixture.org.id(), Role.MEMBER, Optional.of("t-" + team.id()));
-    assertThat(identities().findByExternalId("u-" + user.id())).contains(user);
-    assertThat(identities().findByExternalId("t-" + team.id())).isEmpty();
-    assertThat(identities().findByExternalId("nobody-" + UUID.randomUUID())).isEmpty();
+    assertThat(identities().usersByExternalId("u-" + user.id())).containsExactly(user);
+    assertThat(identities().usersByExternalId("t-" + team.id())).isEmpty();
+    assertThat(identities().usersByExternalId("nobody-" + UUID.randomUUID())).isEmpty();
+    assertThat(identities().externalIdOf(user.id())).contains("u-" + user.id());
+    assertThat(identities().externalIdOf(fixture.user("plain").id())).isEmpty();
   }
 
   @Test
-  void anExternalIdNamesOnePrincipal() {
+  void anExternalIdNamesOnePrincipalPerOrg() {
     String externalId = "sub-" + UUID.randomUUID();
-    identities().createMember(new Principal(UUID.randomUUID(), Principal.Kind.USER, "ada"),
-        fixture.org.id(), Role.MEMBER, Optional.of(externalId));
+    Principal ada = new Principal(UUID.randomUUID(), Principal.Kind.USER, "ada");
+    identities().createMember(ada, fixture.org.id(), Role.MEMBER, Optional.of(externalId));
     assertThatThrownBy(() -> identities().createMember(
         new Principal(UUID.randomUUID(), Principal.Kind.USER, "eve"), fixture.org.id(),
         Role.MEMBER, Optional.of(externalId))).isInstanceOf(RuntimeException.class);
+
+    Principal adaElsewhere = new Principal(UUID.randomUUID(), Principal.Kind.USER, "ada");
+    identities().createMember(adaElsewhere, fixture.newOrg().id(), Role.MEMBER,
+        Optional.of(externalId));
+    assertThat(identities().usersByExternalId(externalId))
+        .containsExactlyInAnyOrder(ada, adaElsewhere);
   }
 
   @Test

@@ -40,11 +40,16 @@ public final class InMemoryIdentityDirectory implements IdentityDirectory {
   }
 
   @Override
-  public Optional<Principal> findByExternalId(String externalId) {
+  public List<Principal> usersByExternalId(String externalId) {
     return db.statement(() -> db.principals.values().stream()
         .filter(row -> row.externalId().equals(Optional.of(externalId))
             && row.principal().kind() == Principal.Kind.USER)
-        .map(PrincipalRow::principal).findFirst());
+        .map(PrincipalRow::principal).sorted(Comparator.comparing(Principal::id)).toList());
+  }
+
+  @Override
+  public Optional<String> externalIdOf(UUID principalId) {
+    return db.statement(() -> db.principals.get(principalId).flatMap(PrincipalRow::externalId));
   }
 
   @Override

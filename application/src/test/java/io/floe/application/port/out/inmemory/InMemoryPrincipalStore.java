@@ -33,8 +33,8 @@ public final class InMemoryPrincipalStore implements PrincipalStore {
       throw InMemoryDatabase.uniqueViolation("principals_pkey");
     }
     if (externalId.isPresent() && db.principals.values().stream()
-        .anyMatch(row -> row.externalId().equals(externalId))) {
-      throw InMemoryDatabase.uniqueViolation("principals_external_id");
+        .anyMatch(row -> row.externalId().equals(externalId) && row.homeOrgId().equals(homeOrgId))) {
+      throw InMemoryDatabase.uniqueViolation("principals_external_id_per_org");
     }
     db.principals.put(principal.id(), new PrincipalRow(principal, externalId, homeOrgId));
   }
