@@ -15,6 +15,12 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.eclipse.jetty.http.HttpException;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
@@ -22,9 +28,15 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * parameters are valid percent-encoded UTF-8, its body is valid UTF-8, and none of it holds text
  * that Floe cannot keep ({@link StorableText}: a NUL or an unpaired surrogate), not even inside a
  * JSON string. A violation is a 400 naming the path segment, the query parameter or the JSON
- * field. The body is read here, whatever the route, so a body that ends before the length it
- * announced is refused before any route acts on it; routes take the checked text from
- * {@link #body}.
+ * field.
+ *
+ * <p>Path and query are checked before any route runs. The body is read and checked once the
+ * route has authenticated its caller ({@code RequestTracing.authenticated}), or when a route that
+ * authenticates with the body itself (the web sign-in form) first asks for it ({@link #body}):
+ * a client that has shown no valid credentials cannot hold a request thread by sending a body
+ * slowly, and a body that is malformed, ends before the length it announced or arrives too slowly
+ * is refused before the route acts on anything. The routes that take neither credentials nor a
+ * body (the probes, the server's description) refuse a body from the headers, unread.
  */
 public final class RequestInput {
   /** Bodies larger than this are refused with 413. */
@@ -33,7 +45,13 @@ public final class RequestInput {
   /** How much of a refused body Floe reads and discards so the client sees its 413. */
   static final long MAX_DISCARDED_BYTES = 64L * 1024 * 1024;
 
+  /** How long Floe reads a refused body for its client's sake before it drops the connection. */
+  static final Duration MAX_DISCARD_TIME = Duration.ofSeconds(5);
+
   private static final String BODY = "floe.request-body";
+  /** Routes that take neither credentials nor a body. */
+  private static final Set<String> BODILESS = Stream.concat(RequestThreads.PROBES.stream(),
+      Stream.of("/")).collect(Collectors.toUnmodifiableSet());
   private static final JsonFactory JSON = new JsonFactory();
 
   private RequestInput() {}
@@ -58,10 +76,14 @@ public final class RequestInput {
       }
     }
     refuseAnnouncedOversizedBody(ctx);
-    String body = utf8(boundedBody(ctx));
-    require(body, "the request body");
-    requireStorableJson(body);
-    ctx.attribute(BODY, body);
+    if (BODILESS.contains(ctx.path()) && announcesBody(ctx)) {
+      ctx.header("Connection", "close");
+      throw new BadRequestException("%s takes no request body", ctx.path());
+    }
+  }
+
+  private static boolean announcesBody(Context ctx) {
+    return ctx.req().getContentLengthLong() > 0 || ctx.header("Transfer-Encoding") != null;
   }
 
   /**
@@ -82,7 +104,11 @@ public final class RequestInput {
     }
   }
 
-  /** The body, read up to the limit; a chunked body that goes past it is refused like above. */
+  /**
+   * The body, read up to the limit; a chunked body that goes past it is refused like above. A
+   * body that stops arriving or arrives below the server's minimum data rate is a 408, and the
+   * connection is closed: its framing can no longer be trusted.
+   */
   private static byte[] boundedBody(Context ctx) {
     try {
       return ctx.bodyAsBytes();
@@ -92,7 +118,30 @@ public final class RequestInput {
       }
       discardRestOfBody(ctx);
       throw tooLarge("The request body");
+    } catch (Exception e) { // IOException too: Javalin's Kotlin does not declare it
+      if (!tooSlow(e)) {
+        throw e;
+      }
+      ctx.header("Connection", "close");
+      throw new HttpResponseException(HttpStatus.REQUEST_TIMEOUT.getCode(),
+          "The request body arrived too slowly: Floe reads bodies at "
+              + RequestThreads.MIN_BODY_BYTES_PER_SECOND + " bytes a second or faster, and waits "
+              + RequestThreads.IDLE_TIMEOUT.toSeconds() + " seconds at most for the next byte");
     }
+  }
+
+  /** Whether reading failed because the client sent too slowly (or stopped sending). */
+  private static boolean tooSlow(Throwable error) {
+    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+      if (cause instanceof TimeoutException || cause instanceof HttpException http
+          && http.getCode() == HttpStatus.REQUEST_TIMEOUT.getCode()) {
+        return true;
+      }
+      if (cause.getCause() == cause) {
+        break;
+      }
+    }
+    return false;
   }
 
   private static ContentTooLargeResponse tooLarge(String body) {
@@ -102,12 +151,13 @@ public final class RequestInput {
 
   private static void discardRestOfBody(Context ctx) {
     long discarded = 0;
+    long deadline = System.nanoTime() + MAX_DISCARD_TIME.toNanos();
     byte[] buffer = new byte[64 * 1024];
     try {
       InputStream in = ctx.req().getInputStream();
       for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
         discarded += n;
-        if (discarded > MAX_DISCARDED_BYTES) {
+        if (discarded > MAX_DISCARDED_BYTES || System.nanoTime() - deadline > 0) {
           // Past this the client is not one to be polite to: answer and drop the connection.
           ctx.header("Connection", "close");
           return;
@@ -119,10 +169,25 @@ public final class RequestInput {
     }
   }
 
-  /** The request body as checked text (empty when there is none). */
+  /**
+   * The request body as checked text (empty when there is none), read on the first call: once the
+   * caller is authenticated, or by a route that authenticates with the body (a sign-in form).
+   */
   public static String body(Context ctx) {
     String body = ctx.attribute(BODY);
-    return body != null ? body : "";
+    if (body == null) {
+      body = utf8(boundedBody(ctx));
+      require(body, "the request body");
+      requireStorableJson(body);
+      ctx.attribute(BODY, body);
+    }
+    return body;
+  }
+
+  /** The request body's bytes, as {@link #body} read and checked them. */
+  public static byte[] bodyBytes(Context ctx) {
+    body(ctx);
+    return ctx.bodyAsBytes();
   }
 
   /** Every string and field name of a JSON body; a body that is not JSON is its route's affair. */
