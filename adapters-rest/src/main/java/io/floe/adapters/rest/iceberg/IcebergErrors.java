@@ -30,8 +30,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The one place that decides which HTTP status and Iceberg error type an exception becomes. Every
  * error leaves the server in the Iceberg error model: {@code {"error": {message, type, code}}}.
- * Only exceptions that stand for a client's mistake carry their message to the client; anything
- * else is a 500 that says nothing but the request's id.
+ * Only exceptions that stand for a client's mistake carry their message to the client, and those
+ * of a 503 (the database or a provider unreachable, nothing written: retry); anything else is a
+ * 500 that says nothing but the request's id. A commit whose outcome stayed unknown is a 500 of
+ * type {@code CommitStateUnknownException}, as the Iceberg REST specification has it.
  */
 public final class IcebergErrors {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergErrors.class);
@@ -79,11 +81,15 @@ public final class IcebergErrors {
           "The request could not be read: " + unreadable.get().getReason());
     }
     int status = statusOf(error);
+    if (status == 503) {
+      // Nothing was written and the client may retry: it is told why, in words Floe chose.
+      LOG.warn("request {} answered 503: {}", requestId, error.getMessage());
+      return of(status, "ServiceUnavailableException", error.getMessage());
+    }
     if (status >= 500) {
       LOG.error("request {} failed", requestId, error);
       String type = error instanceof CommitStateUnknownException
-          || error instanceof ServiceUnavailableException
-          ? error.getClass().getSimpleName() : "InternalServerError";
+          ? "CommitStateUnknownException" : "InternalServerError";
       return of(status, type, "Internal error; request id " + requestId);
     }
     LOG.debug("request {} refused with {}: {}", requestId, status, error.getMessage());
