@@ -137,18 +137,10 @@ public final class FloeHttpServer implements AutoCloseable {
   }
 
   private void frameworkError(HttpResponseException error, Context ctx) {
-    String type = switch (error.getStatus()) {
-      case 400 -> "BadRequestException";
-      case 401 -> "NotAuthorizedException";
-      case 403 -> "ForbiddenException";
-      case 404 -> "NotFoundException";
-      case 408 -> "RequestTimeoutException";
-      case 413 -> "RequestTooLargeException";
-      default -> "HttpException";
-    };
     String message = error.getStatus() == 404 ? error.getMessage() + catalogUriHint(ctx)
         : error.getMessage();
-    error(ctx, IcebergErrors.of(error.getStatus(), type, message));
+    error(ctx, IcebergErrors.of(error.getStatus(), IcebergErrors.httpType(error.getStatus()),
+        message));
   }
 
   /**

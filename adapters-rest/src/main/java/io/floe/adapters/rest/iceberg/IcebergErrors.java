@@ -4,6 +4,7 @@ import io.floe.application.port.out.RefusedLocationException;
 import io.floe.application.port.out.StorageException;
 import io.floe.domain.DomainException;
 import io.floe.domain.FeatureDisabledException;
+import io.javalin.http.HttpResponseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -80,6 +81,12 @@ public final class IcebergErrors {
       return of(unreadable.get().getCode(), "BadRequestException",
           "The request could not be read: " + unreadable.get().getReason());
     }
+    if (error instanceof HttpResponseException refused && refused.getStatus() < 500) {
+      // Refused by the HTTP layer of a route (e.g. a body too slow or too large): its words.
+      LOG.debug("request {} refused with {}: {}", requestId, refused.getStatus(),
+          refused.getMessage());
+      return of(refused.getStatus(), httpType(refused.getStatus()), refused.getMessage());
+    }
     int status = statusOf(error);
     if (status == 503) {
       // Nothing was written and the client may retry: it is told why, in words Floe chose.
@@ -95,6 +102,20 @@ public final class IcebergErrors {
     LOG.debug("request {} refused with {}: {}", requestId, status, error.getMessage());
     String type = status == 403 ? "ForbiddenException" : error.getClass().getSimpleName();
     return of(status, type, error.getMessage());
+  }
+
+  /** The Iceberg error type of a status the HTTP layer answers with. */
+  public static String httpType(int status) {
+    return switch (status) {
+      case 400 -> "BadRequestException";
+      case 401 -> "NotAuthorizedException";
+      case 403 -> "ForbiddenException";
+      case 404 -> "NotFoundException";
+      case 408 -> "RequestTimeoutException";
+      case 413 -> "RequestTooLargeException";
+      case 429 -> "TooManyRequestsException";
+      default -> "HttpException";
+    };
   }
 
   public static ErrorResponse of(int status, String type, String message) {
@@ -116,6 +137,9 @@ public final class IcebergErrors {
 
   /** The status an exception becomes, without logging it. */
   public static int statusOf(Exception error) {
+    if (error instanceof HttpResponseException refused) {
+      return refused.getStatus();
+    }
     for (Map.Entry<Class<? extends Exception>, Integer> entry : STATUS.entrySet()) {
       if (entry.getKey().isInstance(error)) {
         return entry.getValue();

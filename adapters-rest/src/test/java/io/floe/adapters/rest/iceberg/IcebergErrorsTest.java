@@ -7,6 +7,7 @@ import io.floe.application.port.out.RefusedLocationException;
 import io.floe.application.port.out.StorageException;
 import io.floe.application.port.out.TransactionOutcomeUnknownException;
 import io.floe.domain.InvalidNameException;
+import io.javalin.http.HttpResponseException;
 import io.javalin.http.HttpStatus;
 import java.sql.SQLTransientConnectionException;
 import java.util.stream.Stream;
@@ -116,6 +117,18 @@ class IcebergErrorsTest {
     assertThat(response.code()).isEqualTo(500);
     assertThat(response.type()).isEqualTo("CommitStateUnknownException");
     assertThat(response.message()).contains(REQUEST).doesNotContain("I/O");
+  }
+
+  @Test
+  void aRefusalOfARoutesHttpLayerKeepsItsStatusAndWords() {
+    ErrorResponse response = IcebergErrors.toResponse(new HttpResponseException(408,
+        "The request body arrived too slowly"), REQUEST);
+
+    assertThat(response.code()).isEqualTo(408);
+    assertThat(response.type()).isEqualTo("RequestTimeoutException");
+    assertThat(response.message()).isEqualTo("The request body arrived too slowly");
+    assertThat(IcebergErrors.statusOf(new HttpResponseException(413, "too large")))
+        .isEqualTo(413);
   }
 
   @Test
