@@ -4,6 +4,8 @@ import io.floe.adapters.rest.http.RequestInput;
 import io.floe.adapters.rest.http.RequestTracing;
 import io.floe.adapters.rest.iceberg.IcebergErrors;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
+import io.floe.adapters.rest.http.RequestThreads;
+import io.floe.adapters.rest.http.RetryAfter;
 import io.floe.adapters.rest.web.WebApp;
 import io.floe.adapters.rest.web.WebPaths;
 import io.javalin.Javalin;
@@ -16,26 +18,22 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.server.handler.GracefulHandler;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Floe's HTTP server: health, the Iceberg REST catalog, whatever other route groups bootstrap
  * adds, and the web app. Every request gets an id and one access-log line ({@link RequestTracing}),
- * and its input is checked once before its route runs ({@link RequestInput}). Every error of the
+ * and its input is checked once before its route acts ({@link RequestInput}). Every error of the
  * APIs, ours, the web framework's or the HTTP layer's, is answered in JSON: the Iceberg error model,
  * or the management API's shape under its paths; the web app's as a page. Every answered request
- * is reported to a {@link RequestObserver}. Every 503 says when to retry ({@code Retry-After}).
- * On stop, requests in flight finish.
+ * is reported to a {@link RequestObserver}. Every 429 and 503 says when to retry
+ * ({@link RetryAfter}). On stop, requests in flight finish. Its threads are shared so that slow or
+ * anonymous clients cannot take them all ({@link RequestThreads}).
  */
 public final class FloeHttpServer implements AutoCloseable {
-  /** The header of every 503: when to ask again, in seconds. */
-  public static final String RETRY_AFTER = "Retry-After";
   private static final Logger LOG = LoggerFactory.getLogger(FloeHttpServer.class);
   private static final long STOP_TIMEOUT_MS = 20_000;
-  private static final int MAX_THREADS = 64;
-  private static final int MIN_THREADS = 8;
 
   private final Javalin app;
   private final Optional<WebApp> web;
@@ -51,10 +49,12 @@ public final class FloeHttpServer implements AutoCloseable {
       config.startup.showOldJavalinVersionWarning = false;
       config.http.maxRequestSize = RequestInput.MAX_BODY_BYTES;
       config.router.ignoreTrailingSlashes = true;
-      config.jetty.threadPool = threadPool();
+      config.jetty.threadPool = RequestThreads.pool();
+      config.jetty.modifyHttpConfiguration(RequestThreads::limitRates);
       config.jetty.modifyServer(server -> {
         server.setStopTimeout(STOP_TIMEOUT_MS);
-        server.setHandler(new GracefulHandler(server.getHandler()));
+        server.setHandler(new GracefulHandler(
+            RequestThreads.guard(server.getHandler(), WebApp.SESSION_COOKIE)));
         server.setErrorHandler(new JsonErrorHandler());
       });
       config.routes.before(RequestTracing::begin);
@@ -85,16 +85,6 @@ public final class FloeHttpServer implements AutoCloseable {
       config.routes.error(405, "*", ctx -> error(ctx, IcebergErrors.of(405,
           "MethodNotAllowedException", "Method not allowed: " + ctx.method() + " " + ctx.path())));
     });
-  }
-
-  /**
-   * Jetty's request threads. Requests block on PostgreSQL and storage, so more threads than cores
-   * keep the CPU busy; beyond a few dozen they only queue at the database pool.
-   */
-  private static QueuedThreadPool threadPool() {
-    QueuedThreadPool pool = new QueuedThreadPool(MAX_THREADS, MIN_THREADS);
-    pool.setName("floe-http");
-    return pool;
   }
 
   public FloeHttpServer start(String host, int port) {
@@ -140,17 +130,10 @@ public final class FloeHttpServer implements AutoCloseable {
   }
 
   private void frameworkError(HttpResponseException error, Context ctx) {
-    String type = switch (error.getStatus()) {
-      case 400 -> "BadRequestException";
-      case 401 -> "NotAuthorizedException";
-      case 403 -> "ForbiddenException";
-      case 404 -> "NotFoundException";
-      case 413 -> "RequestTooLargeException";
-      default -> "HttpException";
-    };
     String message = error.getStatus() == 404 ? error.getMessage() + catalogUriHint(ctx)
         : error.getMessage();
-    error(ctx, IcebergErrors.of(error.getStatus(), type, message));
+    error(ctx, IcebergErrors.of(error.getStatus(), IcebergErrors.httpType(error.getStatus()),
+        message));
   }
 
   /**
@@ -158,9 +141,9 @@ public final class FloeHttpServer implements AutoCloseable {
    * the web app with a page.
    */
   private void error(Context ctx, ErrorResponse response) {
-    if (response.code() == 503 && ctx.res().getHeader(RETRY_AFTER) == null) {
-      // Nothing was written, and the cause is passing (a connection being made again).
-      ctx.header(RETRY_AFTER, "1");
+    if (RetryAfter.applies(response.code()) && ctx.res().getHeader(RetryAfter.HEADER) == null) {
+      // Nothing was written, and the cause is passing; a route may have said when better.
+      ctx.header(RetryAfter.HEADER, Integer.toString(RetryAfter.SECONDS));
     }
     if (web.isPresent() && WebPaths.isWebPath(ctx.path())) {
       web.get().errorPage(ctx, response.code(), response.message());

@@ -1,5 +1,6 @@
 package io.floe.adapters.rest;
 
+import io.floe.adapters.rest.http.RetryAfter;
 import io.floe.adapters.rest.management.ManagementJson;
 import io.floe.application.model.Readiness;
 import io.floe.application.model.WorkerOutage;
@@ -58,7 +59,7 @@ public final class HealthRoutes {
     }
     Instant back = down.stream().map(WorkerOutage::retryAt).max(Instant::compareTo).orElseThrow();
     long seconds = Math.max(1, (Duration.between(Instant.now(), back).toMillis() + 999) / 1000);
-    ctx.header(FloeHttpServer.RETRY_AFTER, Long.toString(seconds));
+    ctx.header(RetryAfter.HEADER, Long.toString(seconds));
     throw new ServiceUnavailableException("The server cannot take changes right now: background "
         + "worker %s is down; retry after %d s", down.get(0).worker(), seconds);
   }

@@ -15,7 +15,6 @@ import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
-import org.jooq.impl.DataSourceConnectionProvider;
 import org.jooq.impl.DefaultConfiguration;
 import org.jooq.impl.ThreadLocalTransactionProvider;
 
@@ -23,7 +22,8 @@ import org.jooq.impl.ThreadLocalTransactionProvider;
  * The catalog database: a HikariCP pool, the schema migrated by Flyway on open, and a jOOQ context
  * whose transactions are bound to the calling thread, so every store joins the unit of work that
  * is open on its thread. It counts the statements and commits it sends and tells listeners which
- * tables each committed write changed.
+ * tables each committed write changed. A database it cannot reach is a 503 to the caller, never a
+ * guess about what was written.
  */
 public final class Database implements UnitOfWork, DatabaseHealth, AutoCloseable {
   /** Named among the tables a write changed when the write's table could not be told. */
@@ -32,16 +32,18 @@ public final class Database implements UnitOfWork, DatabaseHealth, AutoCloseable
   private final DatabaseSettings settings;
   private final HikariDataSource dataSource;
   private final StatementTracker tracker = new StatementTracker();
+  private final CommitOutcomes outcomes;
   private final DSLContext dsl;
 
   private Database(DatabaseSettings settings, HikariDataSource dataSource) {
     this.settings = settings;
     this.dataSource = dataSource;
+    this.outcomes = new CommitOutcomes(settings);
     DefaultConfiguration configuration = new DefaultConfiguration();
     configuration.set(SQLDialect.POSTGRES);
     configuration.set(new ThreadLocalTransactionProvider(
-        new DataSourceConnectionProvider(dataSource)));
-    configuration.set(tracker);
+        new ConnectionLoss.Connections(dataSource)));
+    configuration.set(tracker, outcomes, new ConnectionLoss());
     configuration.settings().withExecuteLogging(false);
     this.dsl = DSL.using(configuration);
   }
@@ -85,9 +87,18 @@ public final class Database implements UnitOfWork, DatabaseHealth, AutoCloseable
     return dataSource;
   }
 
+  /**
+   * {@inheritDoc} A lost connection is a {@link
+   * io.floe.application.port.out.DatabaseUnavailableException} ({@link ConnectionLoss}); one lost
+   * while the transaction committed is resolved by asking the database ({@link CommitOutcomes}).
+   */
   @Override
   public <T> T inTransaction(Supplier<T> work) {
-    return tracker.inTransaction(() -> dsl.transactionResult(work::get));
+    if (tracker.transactionOpen()) {
+      return tracker.inTransaction(() -> dsl.transactionResult(work::get));
+    }
+    return tracker.inTransaction(() -> outcomes.commit(() ->
+        dsl.transactionResult(() -> outcomes.beforeCommit(dsl, work.get()))));
   }
 
   /**

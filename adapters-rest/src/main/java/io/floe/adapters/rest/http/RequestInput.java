@@ -12,8 +12,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.eclipse.jetty.http.HttpException;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
@@ -21,9 +27,15 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * parameters and form fields are valid percent-encoded UTF-8, its body is valid UTF-8, and none of
  * it holds text that Floe cannot keep ({@link StorableText}: a NUL or an unpaired surrogate), not
  * even inside a JSON string or once decoded. A violation is a 400 naming the path segment, the
- * query parameter, the form field or the JSON field. The body is read here, whatever the route, so a body that ends before the length it
- * announced is refused before any route acts on it; routes take the checked text from
- * {@link #body}.
+ * query parameter, the form field or the JSON field.
+ *
+ * <p>Path and query are checked before any route runs. The body is read and checked once the
+ * route has authenticated its caller ({@code RequestTracing.authenticated}), or when a route that
+ * authenticates with the body itself (the web sign-in form) first asks for it ({@link #body}):
+ * a client that has shown no valid credentials cannot hold a request thread by sending a body
+ * slowly, and a body that is malformed, ends before the length it announced or arrives too slowly
+ * is refused before the route acts on anything. The routes that take neither credentials nor a
+ * body (the probes, the server's description) refuse a body from the headers, unread.
  */
 public final class RequestInput {
   /** Bodies larger than this are refused with 413. */
@@ -32,7 +44,13 @@ public final class RequestInput {
   /** How much of a refused body Floe reads and discards so the client sees its 413. */
   static final long MAX_DISCARDED_BYTES = 64L * 1024 * 1024;
 
+  /** How long Floe reads a refused body for its client's sake before it drops the connection. */
+  static final Duration MAX_DISCARD_TIME = Duration.ofSeconds(5);
+
   private static final String BODY = "floe.request-body";
+  /** Routes that take neither credentials nor a body. */
+  private static final Set<String> BODILESS = Stream.concat(RequestThreads.PROBES.stream(),
+      Stream.of("/")).collect(Collectors.toUnmodifiableSet());
   private static final JsonFactory JSON = new JsonFactory();
 
   private RequestInput() {}
@@ -45,12 +63,10 @@ public final class RequestInput {
     }
     requireStorableParameters(ctx.queryString(), "query parameter");
     refuseAnnouncedOversizedBody(ctx);
-    String body = text(boundedBody(ctx), "the request body");
-    requireStorableJson(body);
-    if (isForm(ctx)) {
-      requireStorableParameters(body, "form field");
+    if (BODILESS.contains(ctx.path()) && announcesBody(ctx)) {
+      ctx.header("Connection", "close");
+      throw new BadRequestException("%s takes no request body", ctx.path());
     }
-    ctx.attribute(BODY, body);
   }
 
   /** The names and values of a query string or a form, each as it decodes. */
@@ -73,6 +89,10 @@ public final class RequestInput {
         .startsWith("application/x-www-form-urlencoded");
   }
 
+  private static boolean announcesBody(Context ctx) {
+    return ctx.req().getContentLengthLong() > 0 || ctx.header("Transfer-Encoding") != null;
+  }
+
   /**
    * A body whose announced length is over the limit is refused without being kept. A client that
    * asked first ({@code Expect: 100-continue}) is refused from the headers and sends nothing. Any
@@ -91,7 +111,11 @@ public final class RequestInput {
     }
   }
 
-  /** The body, read up to the limit; a chunked body that goes past it is refused like above. */
+  /**
+   * The body, read up to the limit; a chunked body that goes past it is refused like above. A
+   * body that stops arriving or arrives below the server's minimum data rate is a 408, and the
+   * connection is closed: its framing can no longer be trusted.
+   */
   private static byte[] boundedBody(Context ctx) {
     try {
       return ctx.bodyAsBytes();
@@ -101,7 +125,30 @@ public final class RequestInput {
       }
       discardRestOfBody(ctx);
       throw tooLarge("The request body");
+    } catch (Exception e) { // IOException too: Javalin's Kotlin does not declare it
+      if (!tooSlow(e)) {
+        throw e;
+      }
+      ctx.header("Connection", "close");
+      throw new HttpResponseException(HttpStatus.REQUEST_TIMEOUT.getCode(),
+          "The request body arrived too slowly: Floe reads bodies at "
+              + RequestThreads.MIN_BODY_BYTES_PER_SECOND + " bytes a second or faster, and waits "
+              + RequestThreads.IDLE_TIMEOUT.toSeconds() + " seconds at most for the next byte");
     }
+  }
+
+  /** Whether reading failed because the client sent too slowly (or stopped sending). */
+  private static boolean tooSlow(Throwable error) {
+    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+      if (cause instanceof TimeoutException || cause instanceof HttpException http
+          && http.getCode() == HttpStatus.REQUEST_TIMEOUT.getCode()) {
+        return true;
+      }
+      if (cause.getCause() == cause) {
+        break;
+      }
+    }
+    return false;
   }
 
   private static ContentTooLargeResponse tooLarge(String body) {
@@ -111,12 +158,13 @@ public final class RequestInput {
 
   private static void discardRestOfBody(Context ctx) {
     long discarded = 0;
+    long deadline = System.nanoTime() + MAX_DISCARD_TIME.toNanos();
     byte[] buffer = new byte[64 * 1024];
     try {
       InputStream in = ctx.req().getInputStream();
       for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
         discarded += n;
-        if (discarded > MAX_DISCARDED_BYTES) {
+        if (discarded > MAX_DISCARDED_BYTES || System.nanoTime() - deadline > 0) {
           // Past this the client is not one to be polite to: answer and drop the connection.
           ctx.header("Connection", "close");
           return;
@@ -128,10 +176,27 @@ public final class RequestInput {
     }
   }
 
-  /** The request body as checked text (empty when there is none). */
+  /**
+   * The request body as checked text (empty when there is none), read on the first call: once the
+   * caller is authenticated, or by a route that authenticates with the body (a sign-in form).
+   */
   public static String body(Context ctx) {
     String body = ctx.attribute(BODY);
-    return body != null ? body : "";
+    if (body == null) {
+      body = text(boundedBody(ctx), "the request body");
+      requireStorableJson(body);
+      if (isForm(ctx)) {
+        requireStorableParameters(body, "form field");
+      }
+      ctx.attribute(BODY, body);
+    }
+    return body;
+  }
+
+  /** The request body's bytes, as {@link #body} read and checked them. */
+  public static byte[] bodyBytes(Context ctx) {
+    body(ctx);
+    return ctx.bodyAsBytes();
   }
 
   /** Every string and field name of a JSON body; a body that is not JSON is its route's affair. */

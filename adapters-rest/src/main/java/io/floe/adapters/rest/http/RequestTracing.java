@@ -1,5 +1,6 @@
 package io.floe.adapters.rest.http;
 
+import io.floe.adapters.rest.http.RequestInput;
 import io.floe.application.security.Caller;
 import io.javalin.http.Context;
 import io.javalin.router.Endpoint;
@@ -58,9 +59,13 @@ public final class RequestTracing {
     return id != null ? id : "-";
   }
 
-  /** Remembers who made the request, for its access-log line. */
+  /**
+   * Remembers who made the request, for its access-log line, and reads and checks its body now
+   * that its sender is known ({@link RequestInput#body}): before the route acts on anything.
+   */
   public static void authenticated(Context ctx, Caller caller) {
     ctx.attribute(PRINCIPAL, caller.principal().id().toString());
+    RequestInput.body(ctx);
   }
 
   /** After the response: the access-log line, then the MDC is cleared for the next request. */

@@ -1,7 +1,9 @@
 package io.floe.adapters.rest.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
@@ -27,6 +29,15 @@ public final class StrictJson {
         .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
         .setCoercion(CoercionInputShape.String, CoercionAction.Fail);
     return mapper;
+  }
+
+  /**
+   * The body's one JSON value, refusing anything after it: Jackson alone would read an object
+   * followed by a stray brace as the object. (Only here, at the top: Iceberg's parsers read
+   * parts of a body as values of their own, which the same check would refuse.)
+   */
+  public static JsonNode tree(ObjectMapper mapper, String body) throws JsonProcessingException {
+    return mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(body);
   }
 
   /** What is wrong with a body Jackson could not read: the field and its problem, or the syntax. */

@@ -5,6 +5,7 @@ import io.floe.application.port.out.StorageException;
 import io.floe.application.port.out.StorageUnavailableException;
 import io.floe.domain.DomainException;
 import io.floe.domain.FeatureDisabledException;
+import io.javalin.http.HttpResponseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -31,9 +32,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The one place that decides which HTTP status and Iceberg error type an exception becomes. Every
  * error leaves the server in the Iceberg error model: {@code {"error": {message, type, code}}}.
- * Only exceptions that stand for a client's mistake, and storage that could not be reached (503,
- * naming the bucket configuration), carry their message to the client; anything else is a 500
- * that says nothing but the request's id.
+ * Only exceptions that stand for a client's mistake carry their message to the client, and those
+ * of a 503 (the database, a provider or a bucket's store unreachable, a needed worker down:
+ * nothing written, retry; a store is named by its bucket configuration, never its host);
+ * anything else is a 500 that says nothing but the request's id. A commit whose outcome stayed
+ * unknown is a 500 of type {@code CommitStateUnknownException}, as the Iceberg REST specification
+ * has it.
  */
 public final class IcebergErrors {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergErrors.class);
@@ -81,6 +85,12 @@ public final class IcebergErrors {
       return of(unreadable.get().getCode(), "BadRequestException",
           "The request could not be read: " + unreadable.get().getReason());
     }
+    if (error instanceof HttpResponseException refused && refused.getStatus() < 500) {
+      // Refused by the HTTP layer of a route (e.g. a body too slow or too large): its words.
+      LOG.debug("request {} refused with {}: {}", requestId, refused.getStatus(),
+          refused.getMessage());
+      return of(refused.getStatus(), httpType(refused.getStatus()), refused.getMessage());
+    }
     int status = statusOf(error);
     if (error instanceof StorageUnavailableException unavailable) {
       // Names the bucket configuration, never its host: the caller may try again.
@@ -88,19 +98,34 @@ public final class IcebergErrors {
           String.valueOf(unavailable.getCause()));
       return of(status, "ServiceUnavailableException", unavailable.getMessage());
     }
-    if (error instanceof ServiceUnavailableException) {
-      // Refused for now, nothing written: worth a line, not a stack trace per request.
-      LOG.warn("request {} refused for now: {}", requestId, error.getMessage());
-    } else if (status >= 500) {
+    if (status == 503) {
+      // Nothing was written and the client may retry: a line, not a stack trace per request.
+      LOG.warn("request {} answered 503: {}", requestId, error.getMessage());
+      return of(status, "ServiceUnavailableException", error.getMessage());
+    }
+    if (status >= 500) {
       LOG.error("request {} failed", requestId, error);
       String type = error instanceof CommitStateUnknownException
-          || error instanceof ServiceUnavailableException
-          ? error.getClass().getSimpleName() : "InternalServerError";
+          ? "CommitStateUnknownException" : "InternalServerError";
       return of(status, type, "Internal error; request id " + requestId);
     }
     LOG.debug("request {} refused with {}: {}", requestId, status, error.getMessage());
     String type = status == 403 ? "ForbiddenException" : error.getClass().getSimpleName();
     return of(status, type, error.getMessage());
+  }
+
+  /** The Iceberg error type of a status the HTTP layer answers with. */
+  public static String httpType(int status) {
+    return switch (status) {
+      case 400 -> "BadRequestException";
+      case 401 -> "NotAuthorizedException";
+      case 403 -> "ForbiddenException";
+      case 404 -> "NotFoundException";
+      case 408 -> "RequestTimeoutException";
+      case 413 -> "RequestTooLargeException";
+      case 429 -> "TooManyRequestsException";
+      default -> "HttpException";
+    };
   }
 
   public static ErrorResponse of(int status, String type, String message) {
@@ -122,6 +147,9 @@ public final class IcebergErrors {
 
   /** The status an exception becomes, without logging it. */
   public static int statusOf(Exception error) {
+    if (error instanceof HttpResponseException refused) {
+      return refused.getStatus();
+    }
     for (Map.Entry<Class<? extends Exception>, Integer> entry : STATUS.entrySet()) {
       if (entry.getKey().isInstance(error)) {
         return entry.getValue();

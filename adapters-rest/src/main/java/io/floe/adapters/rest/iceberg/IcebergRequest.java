@@ -69,7 +69,9 @@ final class IcebergRequest {
     return TableIdentifier.of(namespace(), RESTUtil.decodeString(segment(OBJECT)));
   }
 
+  /** The body, which is read once the caller is known (a stranger's is never waited for). */
   String body() {
+    scope();
     return RequestInput.body(ctx);
   }
 
@@ -121,7 +123,7 @@ final class IcebergRequest {
     String key = ctx.header(IDEMPOTENCY_KEY);
     Optional<IdempotencyKey> idempotency = key == null ? Optional.empty()
         : Optional.of(new IdempotencyKey(key, ctx.method() + " " + ctx.req().getRequestURI()
-            + " " + sha256(ctx.bodyAsBytes())));
+            + " " + sha256(RequestInput.bodyBytes(ctx))));
     return new RequestInfo(RequestTracing.id(ctx), idempotency);
   }
 

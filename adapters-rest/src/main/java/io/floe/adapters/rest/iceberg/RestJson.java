@@ -55,7 +55,7 @@ public final class RestJson {
     }
     T request;
     try {
-      JsonNode tree = MAPPER.readTree(body);
+      JsonNode tree = StrictJson.tree(MAPPER, body);
       if (tree == null || !tree.isObject()) {
         // Iceberg's parsers read a number or a list as an object without fields: a no-op.
         throw new BadRequestException("The request body must be a JSON object");

@@ -46,7 +46,7 @@ public final class ManagementJson {
       throw new BadRequestException("Request body is required");
     }
     try {
-      JsonNode tree = MAPPER.readTree(body);
+      JsonNode tree = StrictJson.tree(MAPPER, body);
       if (tree == null || !tree.isObject()) {
         throw new BadRequestException("The request body must be a JSON object");
       }

@@ -63,8 +63,15 @@ public final class ManagementRequest {
         + (host == null || host.isBlank() ? "127.0.0.1:" + ctx.port() : host);
   }
 
+  /** The body as JSON, read once the caller is known (a stranger's is never waited for). */
   public <T> T body(Class<T> type) {
-    return ManagementJson.read(RequestInput.body(ctx), type);
+    return ManagementJson.read(text(), type);
+  }
+
+  /** The body as text, read once the caller is known. */
+  public String text() {
+    caller();
+    return RequestInput.body(ctx);
   }
 
   public void respond(int status, Object body) {

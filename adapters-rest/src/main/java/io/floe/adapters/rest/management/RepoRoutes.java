@@ -6,7 +6,6 @@ import io.floe.application.model.DeleteCommand;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.model.VisibleBucket;
 import io.floe.application.port.in.org.BucketManagementUseCase;
-import io.floe.adapters.rest.http.RequestInput;
 import io.floe.application.port.in.repo.BrowseRepoUseCase;
 import io.floe.application.port.in.repo.CollectRepoGarbageUseCase;
 import io.floe.application.port.in.repo.RepoDirectoryUseCase;
@@ -69,7 +68,7 @@ public final class RepoRoutes {
     routes.post(REPO + "/restore", handle(r ->
         r.ok(RepoBodies.Repo.of(lifecycle.restore(r.scope(), repo(r)), r))));
     routes.post(REPO + "/gc", handle(r -> r.ok(RepoBodies.Garbage.of(garbage.collect(r.scope(),
-        repo(r), RepoBodies.collection(RequestInput.body(r.http())))))));
+        repo(r), RepoBodies.collection(r.text()))))));
     routes.get(REPO + "/refs", handle(r ->
         r.ok(RepoBodies.Refs.of(browse.refs(r.scope(), repo(r))))));
     routes.get(REPO + "/log", handle(r -> {

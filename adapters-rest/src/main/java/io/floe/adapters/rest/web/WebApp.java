@@ -11,6 +11,9 @@ import java.util.function.Consumer;
  * {@value WebPaths#ROOT} (and {@code /}, which leads into them), driving the same in-ports.
  */
 public final class WebApp implements Consumer<RoutesConfig> {
+  /** The cookie that carries a signed-in browser's session: its credentials. */
+  public static final String SESSION_COOKIE = Cookies.SESSION;
+
   private final WebUseCases useCases;
   private final Optional<IdentityProviderSignIn> provider;
   private final Pages pages = new Pages();

@@ -1,6 +1,7 @@
 package io.floe.adapters.rest.web;
 
 import io.floe.adapters.rest.http.RequestTracing;
+import io.floe.adapters.rest.http.RetryAfter;
 import io.floe.adapters.rest.iceberg.IcebergErrors;
 import io.floe.adapters.rest.web.view.Chrome;
 import io.floe.adapters.rest.web.view.ErrorPage;
@@ -44,8 +45,12 @@ final class WebErrors {
       case 404 -> "Not found";
       case 409 -> "Conflict";
       case 400, 422 -> "That did not work";
+      case 429, 503 -> "Try again shortly";
       default -> status >= 500 ? "Server error" : "Error";
     };
+    if (RetryAfter.applies(status)) {
+      ctx.header(RetryAfter.HEADER, Integer.toString(RetryAfter.SECONDS));
+    }
     ctx.status(status).contentType("text/html; charset=utf-8").result(pages.render("error.jte",
         new ErrorPage(Chrome.anonymous(heading, "", Optional.empty()), status, heading,
             message)));

@@ -1,5 +1,6 @@
 package io.floe.adapters.rest.web;
 
+import io.floe.adapters.rest.http.RequestInput;
 import io.floe.adapters.rest.http.RequestTracing;
 import io.floe.adapters.rest.web.view.Chrome;
 import io.floe.adapters.rest.web.view.Crumb;
@@ -75,12 +76,16 @@ public final class WebRequest {
 
   /** A form field, stripped; empty when absent or blank. */
   public Optional<String> form(String name) {
-    return Optional.ofNullable(ctx.formParam(name)).map(String::strip)
-        .filter(value -> !value.isEmpty());
+    return rawForm(name).map(String::strip).filter(value -> !value.isEmpty());
   }
 
-  /** A form field as typed, whitespace kept; empty only when absent. */
+  /**
+   * A form field as typed, whitespace kept; empty only when absent. The body is read here, through
+   * the check every body passes; forms read it after {@link #requireFormToken}, only sign-in
+   * before (it is how a caller becomes known).
+   */
   public Optional<String> rawForm(String name) {
+    RequestInput.body(ctx);
     return Optional.ofNullable(ctx.formParam(name));
   }
 
@@ -95,7 +100,7 @@ public final class WebRequest {
    */
   public void requireFormToken() {
     String expected = session().csrfToken();
-    String sent = Optional.ofNullable(ctx.formParam(CSRF_FIELD)).orElse("");
+    String sent = rawForm(CSRF_FIELD).orElse("");
     if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.UTF_8),
         sent.getBytes(StandardCharsets.UTF_8))) {
       throw new ForbiddenException("This form has expired or did not come from this site; "

@@ -2,10 +2,14 @@ package io.floe.adapters.rest.iceberg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.application.port.out.DatabaseUnavailableException;
 import io.floe.application.port.out.RefusedLocationException;
 import io.floe.application.port.out.StorageException;
+import io.floe.application.port.out.TransactionOutcomeUnknownException;
 import io.floe.domain.InvalidNameException;
+import io.javalin.http.HttpResponseException;
 import io.javalin.http.HttpStatus;
+import java.sql.SQLTransientConnectionException;
 import java.util.stream.Stream;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -91,6 +95,40 @@ class IcebergErrorsTest {
 
     assertThat(response.code()).isEqualTo(500);
     assertThat(response.type()).isEqualTo("CommitStateUnknownException");
+  }
+
+  @Test
+  void anUnreachableDatabaseIsA503ThatSaysNothingWasChanged() {
+    ErrorResponse response = IcebergErrors.toResponse(new DatabaseUnavailableException(
+        new SQLTransientConnectionException("Connection is not available, request timed out")),
+        REQUEST);
+
+    assertThat(response.code()).isEqualTo(503);
+    assertThat(response.type()).isEqualTo("ServiceUnavailableException");
+    assertThat(response.message()).contains("nothing was changed")
+        .doesNotContain("Connection is not available");
+  }
+
+  @Test
+  void aCommitWhoseOutcomeStayedUnknownIsTheSpecificationsCommitStateUnknown() {
+    ErrorResponse response = IcebergErrors.toResponse(new TransactionOutcomeUnknownException(
+        new RuntimeException("An I/O error occurred while sending to the backend")), REQUEST);
+
+    assertThat(response.code()).isEqualTo(500);
+    assertThat(response.type()).isEqualTo("CommitStateUnknownException");
+    assertThat(response.message()).contains(REQUEST).doesNotContain("I/O");
+  }
+
+  @Test
+  void aRefusalOfARoutesHttpLayerKeepsItsStatusAndWords() {
+    ErrorResponse response = IcebergErrors.toResponse(new HttpResponseException(408,
+        "The request body arrived too slowly"), REQUEST);
+
+    assertThat(response.code()).isEqualTo(408);
+    assertThat(response.type()).isEqualTo("RequestTimeoutException");
+    assertThat(response.message()).isEqualTo("The request body arrived too slowly");
+    assertThat(IcebergErrors.statusOf(new HttpResponseException(413, "too large")))
+        .isEqualTo(413);
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.floe.application.service.catalog;
 
 import io.floe.application.model.AuditedChange;
 import io.floe.application.port.out.CommitEvents;
+import io.floe.application.port.out.DatabaseUnavailableException;
 import io.floe.application.port.out.MetadataPointers;
 import io.floe.application.port.out.MetadataPointers.Key;
 import io.floe.application.port.out.UnitOfWork;
@@ -89,8 +90,24 @@ public final class CatalogCommitter {
     this.events = events;
   }
 
-  /** Commits what {@code planner} plans; returns the result of the attempt that landed. */
+  /**
+   * Commits what {@code planner} plans; returns the result of the attempt that landed. A commit
+   * cut off from the database before anything was committed (its connection lost, or none to be
+   * had) is planned and tried once more, on a connection of its own again; a second such failure
+   * is the caller's 503. (A connection lost while committing is resolved by the {@link UnitOfWork}:
+   * it answers only once it knows whether the pointers moved.)
+   */
   public <R> R commit(OrgContext context, String what, Planner<R> planner) {
+    try {
+      return commitOnce(context, what, planner);
+    } catch (DatabaseUnavailableException e) {
+      LOG.warn("commit of {}: the database could not be reached and nothing was committed; "
+          + "trying once more", what);
+      return commitOnce(context, what, planner);
+    }
+  }
+
+  private <R> R commitOnce(OrgContext context, String what, Planner<R> planner) {
     int attempt = 1;
     try {
       Plan<R> plan = planner.plan();

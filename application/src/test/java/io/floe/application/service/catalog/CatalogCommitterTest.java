@@ -6,6 +6,7 @@ import io.floe.application.model.AuditedChange;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.application.port.out.DatabaseUnavailableException;
 import io.floe.application.port.out.IdempotencyStore;
 import io.floe.application.port.out.MetadataPointers;
 import io.floe.application.port.out.MetadataPointers.Key;
@@ -18,6 +19,7 @@ import io.floe.application.testbed.Testbed;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.Namespace;
 import io.floe.domain.Visibility;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -90,6 +92,32 @@ class CatalogCommitterTest {
     assertThat(planned).containsExactly("a0");
     assertThat(pointer(a)).isEqualTo("a1");
     assertThat(locked).isEmpty();
+  }
+
+  @Test
+  void aCommitCutOffFromTheDatabaseBeforeItCommittedIsTriedOnceMore() {
+    List<String> planned = new ArrayList<>();
+    String result = committer.commit(bed.admin, "table a", () -> {
+      planned.add(pointer(a));
+      if (planned.size() == 1) {
+        throw new DatabaseUnavailableException(new SQLException("terminated", "57P01"));
+      }
+      return new Plan<>(List.of(new Swap(new Row(a.id()), pointer(a), "a1", COMMIT)), "landed");
+    });
+    assertThat(result).isEqualTo("landed");
+    assertThat(planned).hasSize(2);
+    assertThat(pointer(a)).isEqualTo("a1");
+  }
+
+  @Test
+  void aCommitCutOffTwiceIsTheCallersToRetry() {
+    List<String> planned = new ArrayList<>();
+    assertThatThrownBy(() -> committer.commit(bed.admin, "table a", () -> {
+      planned.add(pointer(a));
+      throw new DatabaseUnavailableException(new SQLException("refused", "08001"));
+    })).isInstanceOf(DatabaseUnavailableException.class);
+    assertThat(planned).hasSize(2);
+    assertThat(pointer(a)).isEqualTo("a0");
   }
 
   @Test
