@@ -136,7 +136,7 @@ public final class FloeServer implements AutoCloseable {
         new JooqNamespaceStore(database), invalidations);
     // Pointers too, while this is the only server on the database: it hears of every write first.
     JooqCatalogObjectStore pointers =
-        new JooqCatalogObjectStore(database, cipher, invalidations.pointers());
+        new JooqCatalogObjectStore(database, cipher, invalidations.pointerWrites());
     CatalogObjectStore objects = new CachingCatalogObjectStore(pointers, namespaces, orgs,
         invalidations.pointers());
     metrics.bindCaches(invalidations);
