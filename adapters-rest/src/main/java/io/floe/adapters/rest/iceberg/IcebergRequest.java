@@ -8,6 +8,7 @@ import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
 import io.javalin.http.Context;
+import java.io.InputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -90,9 +91,10 @@ final class IcebergRequest {
     ctx.status(200).contentType("application/json").result(RestJson.write(body));
   }
 
-  /** Answers 200 with a body already in Iceberg's JSON. */
-  void ok(byte[] json) {
-    ctx.status(200).contentType("application/json").result(json);
+  /** Answers 200 with a body already in Iceberg's JSON, streamed, of {@code length} bytes. */
+  void ok(InputStream json, long length) {
+    ctx.status(200).contentType("application/json")
+        .header("Content-Length", Long.toString(length)).result(json);
   }
 
   void noContent() {

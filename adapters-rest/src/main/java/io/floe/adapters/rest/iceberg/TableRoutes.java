@@ -32,7 +32,6 @@ import org.apache.iceberg.rest.requests.UpdateTableRequest;
 final class TableRoutes {
   private final AuthenticateUseCase authentication;
   private final TableUseCases tables;
-  private final LoadTableBodies bodies = new LoadTableBodies();
 
   TableRoutes(AuthenticateUseCase authentication, TableUseCases tables) {
     this.authentication = authentication;
@@ -99,7 +98,8 @@ final class TableRoutes {
     LoadedTable loaded = tables.load().loadTable(request.scope(), request.object(), mode,
         delegation(request.http()));
     request.http().header("ETag", etag(loaded.metadataLocation(), mode));
-    request.ok(bodies.body(loaded, mode));
+    LoadTableBodies.Body body = LoadTableBodies.body(loaded);
+    request.ok(body.stream(), body.length());
   }
 
   /**

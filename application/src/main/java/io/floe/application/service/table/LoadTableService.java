@@ -8,14 +8,16 @@ import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.ResolvedObject;
 import io.floe.application.service.storage.TableStorageAccess;
+import io.floe.application.service.storage.TableStorageAccess.Granted;
 import io.floe.domain.Action;
 import java.util.Set;
-import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
-import org.apache.iceberg.rest.responses.LoadTableResponse;
 
-/** Loads a table's metadata (from the cache of immutable metadata files) with storage access. */
+/**
+ * Loads a table's metadata (serialized once per metadata file and snapshot mode: metadata files
+ * are immutable) with storage access.
+ */
 public final class LoadTableService implements LoadTableUseCase {
   private final CatalogLocator locator;
   private final AccessPolicy policy;
@@ -34,17 +36,12 @@ public final class LoadTableService implements LoadTableUseCase {
   public LoadedTable loadTable(OrgContext context, TableIdentifier identifier, SnapshotMode mode,
       Set<AccessDelegation> delegation) {
     ResolvedObject table = readable(context, identifier);
-    TableMetadata metadata = files.readTable(table.bucket(), table.object().metadataLocation());
-    if (mode == SnapshotMode.REFS) {
-      metadata = TableMetadata.buildFrom(metadata)
-          .withMetadataLocation(metadata.metadataFileLocation())
-          .suppressHistoricalSnapshots()
-          .build();
-    }
-    LoadTableResponse response = storageAccess.withStorageAccess(context, identifier,
-        LoadTableResponse.builder().withTableMetadata(metadata).build(), table.bucket(),
+    String location = table.object().metadataLocation();
+    Granted granted = storageAccess.grant(context, identifier, table.bucket(),
         table.object().location().path(), storageAccess.accessFor(context, table), delegation);
-    return new LoadedTable(response, table.object().metadataLocation());
+    return new LoadedTable(location, files.tableJson(table.bucket(), location, mode),
+        () -> files.readTable(table.bucket(), location, mode), granted.config(),
+        granted.credentials());
   }
 
   @Override

@@ -9,14 +9,13 @@ import io.floe.application.port.out.RepoTablePointers.RepoTable;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.TableLocations;
 import io.floe.application.service.storage.TableStorageAccess;
+import io.floe.application.service.storage.TableStorageAccess.Granted;
 import java.util.List;
 import java.util.Set;
-import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
 import org.apache.iceberg.rest.responses.ListTablesResponse;
-import org.apache.iceberg.rest.responses.LoadTableResponse;
 
 /**
  * Reads the tables a repo version declares: lists them and loads each one's metadata from the
@@ -56,16 +55,12 @@ public final class RepoTableReads {
       TableIdentifier identifier, SnapshotMode mode, Set<AccessDelegation> delegation) {
     RepoTable table = table(namespace, identifier);
     String location = metadataLocation(namespace, identifier, table);
-    TableMetadata metadata = files.readTable(namespace.bucket(), location);
-    if (mode == SnapshotMode.REFS) {
-      metadata = TableMetadata.buildFrom(metadata).withMetadataLocation(location)
-          .suppressHistoricalSnapshots().build();
-    }
-    LoadTableResponse response = storageAccess.withStorageAccess(context, identifier,
-        LoadTableResponse.builder().withTableMetadata(metadata).build(), namespace.bucket(),
+    Granted granted = storageAccess.grant(context, identifier, namespace.bucket(),
         TableLocations.pathIn(namespace.bucket(), table.location()), access(namespace),
         delegation);
-    return new LoadedTable(response, location);
+    return new LoadedTable(location, files.tableJson(namespace.bucket(), location, mode),
+        () -> files.readTable(namespace.bucket(), location, mode), granted.config(),
+        granted.credentials());
   }
 
   /** The metadata location the version points the table at. */
