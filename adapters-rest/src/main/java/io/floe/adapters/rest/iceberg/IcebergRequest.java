@@ -91,10 +91,12 @@ final class IcebergRequest {
     ctx.status(200).contentType("application/json").result(RestJson.write(body));
   }
 
-  /** Answers 200 with a body already in Iceberg's JSON, streamed, of {@code length} bytes. */
-  void ok(InputStream json, long length) {
-    ctx.status(200).contentType("application/json")
-        .header("Content-Length", Long.toString(length)).result(json);
+  /**
+   * Answers 200 with a body already in Iceberg's JSON, streamed. (No Content-Length of its own:
+   * the server may compress what it streams.)
+   */
+  void ok(InputStream json) {
+    ctx.status(200).contentType("application/json").result(json);
   }
 
   void noContent() {

@@ -99,7 +99,7 @@ final class TableRoutes {
         delegation(request.http()));
     request.http().header("ETag", etag(loaded.metadataLocation(), mode));
     LoadTableBodies.Body body = LoadTableBodies.body(loaded);
-    request.ok(body.stream(), body.length());
+    request.ok(body.stream());
   }
 
   /**
