@@ -39,6 +39,17 @@ mvn -q -B -o $MVN_ARGS package dependency:build-classpath -DskipTests -pl adapte
 # A copy of the classes, so rebuilding the tree while the benchmark runs changes nothing here.
 cp -r "$ROOT/adapters-icechunk/target/classes" "$WORK/classes"
 CLASSPATH_JAVA="$WORK/classes:$(cat "$WORK/classpath.txt")"
+if [ -n "$S3" ]; then
+  # The S3 client needs the Apache HTTP client adapters-storage resolves (4.5); this module's own
+  # graph picks an older one (through zarr-java's cdm), which reading S3 never reaches otherwise.
+  # shellcheck disable=SC2086
+  mvn -q -B -o $MVN_ARGS dependency:build-classpath -pl adapters-storage \
+    -Dmdep.outputFile="$WORK/storage-classpath.txt" >&2
+  # Without adapters-storage's logging backend, which would print the SDK's debug lines on stdout.
+  storage_classpath="$(tr ':' '\n' < "$WORK/storage-classpath.txt" | grep -v '/ch/qos/logback/' |
+    paste -sd ':')"
+  CLASSPATH_JAVA="$WORK/classes:$storage_classpath:$(cat "$WORK/classpath.txt")"
+fi
 
 floe() { java $FLOE_JAVA_OPTS -cp "$CLASSPATH_JAVA" "$HERE/IcechunkBench.java" "$WORK" "$@"; }
 python() { "$PYTHON" "$HERE/icechunk_bench.py" "$WORK" "$@" 2>>"$WORK/python.log"; }
