@@ -391,11 +391,10 @@ prepare_catalogs() {
   for i in "${!pids[@]}"; do
     wait "${pids[$i]}" || { cat "$WORK/big-${SERVERS[$i]}.log" >&2; fail "big tables on ${SERVERS[$i]}"; }
   done
-  local size
-  size="$(curl -sS -H "$AUTH" "${BASE[floe]}/namespaces/big/tables/b00" | wc -c)"
-  fact big_response_bytes_floe "$size"
-  size="$(curl -sS "${BASE[reference]}/namespaces/big/tables/b00" | wc -c)"
-  fact big_response_bytes_reference "$size"
+  for server in "${SERVERS[@]}"; do
+    fact "big_response_bytes_$server" \
+      "$(curl -sS -H "$AUTH" "${BASE[$server]}/namespaces/big/tables/b00" | wc -c)"
+  done
 }
 
 # --- listing at scale: N tables in one namespace, seeded in SQL --------------------------------
