@@ -48,6 +48,9 @@ final class PointerNotices {
     this.writes = writes;
   }
 
+  /** A listening session and how long it has gone without beginning a statement. */
+  record Quiet(int pid, long quietNanos) {}
+
   static String writing(int writer, String notice, UUID object) {
     return "W " + writer + " " + notice + " " + object;
   }
@@ -170,6 +173,53 @@ final class PointerNotices {
         closeConnection();
         throw new ServiceUnavailableException(e, "The catalog cannot take changes right now: "
             + "its connection to PostgreSQL for notices failed; try again shortly");
+      }
+    }
+
+    /**
+     * How long each of {@code pids}' sessions has gone without beginning a statement, by
+     * PostgreSQL's clock; sessions that are gone are left out. Empty when PostgreSQL cannot say.
+     */
+    synchronized List<Quiet> quiet(Set<Integer> pids) {
+      List<Quiet> quiet = new ArrayList<>();
+      try {
+        if (connection == null) {
+          connection = connect();
+        }
+        try (PreparedStatement statement = connection.prepareStatement("select pid,"
+            + " (extract(epoch from clock_timestamp() - query_start) * 1e9)::bigint"
+            + " from pg_stat_activity where pid = any(?) and query_start is not null")) {
+          statement.setArray(1, connection.createArrayOf("integer", pids.toArray()));
+          try (ResultSet rows = statement.executeQuery()) {
+            while (rows.next()) {
+              quiet.add(new Quiet(rows.getInt(1), rows.getLong(2)));
+            }
+          }
+        }
+      } catch (SQLException e) {
+        LOG.debug("could not read how long sessions were quiet: {}", e.getMessage());
+        closeConnection();
+      }
+      return quiet;
+    }
+
+    /** Ends the session of {@code pid}; whether PostgreSQL did (a role may not be allowed to). */
+    synchronized boolean end(int pid) {
+      try {
+        if (connection == null) {
+          connection = connect();
+        }
+        try (PreparedStatement statement = connection.prepareStatement(
+            "select pg_terminate_backend(?)")) {
+          statement.setInt(1, pid);
+          try (ResultSet ended = statement.executeQuery()) {
+            return ended.next() && ended.getBoolean(1);
+          }
+        }
+      } catch (SQLException e) {
+        LOG.warn("a Floe server's listening session (PostgreSQL process {}) does not answer and "
+            + "could not be ended: {}", pid, e.getMessage());
+        return false;
       }
     }
 

@@ -162,41 +162,25 @@ public final class PointerWrites implements CatalogObjectWrites {
    * Of {@code pids}, the listening sessions that have not begun a statement for longer than
    * {@link #patience}, by PostgreSQL's clock: their servers' heartbeats have lapsed. Sessions quiet
    * for {@link #UNANSWERING} are ended. A session that is gone is not counted: its server's last
-   * heartbeat may be recent.
+   * heartbeat may be recent. Asked on the notices' own connection, outside the write's
+   * transaction, which a refused request must not abort.
    */
   private Set<Integer> lapsed(Set<Integer> pids) {
     Set<Integer> lapsed = new HashSet<>();
     if (pids.isEmpty()) {
       return lapsed;
     }
-    // Within a transaction PostgreSQL keeps the first look at pg_stat_activity: look afresh.
-    database.dsl().execute("select pg_stat_clear_snapshot()");
-    for (Record row : database.dsl().fetch("select pid,"
-        + " clock_timestamp() - query_start > make_interval(secs => ?) as lapsed,"
-        + " clock_timestamp() - query_start > make_interval(secs => ?) as unanswering"
-        + " from pg_stat_activity where pid = any(?)",
-        patience.toMillis() / 1000.0, UNANSWERING.toMillis() / 1000.0,
-        pids.toArray(Integer[]::new))) {
-      if (Boolean.TRUE.equals(row.get(1, Boolean.class))) {
-        lapsed.add(row.get(0, Integer.class));
+    for (PointerNotices.Quiet session : sender.quiet(pids)) {
+      if (session.quietNanos() > patience.toNanos()) {
+        lapsed.add(session.pid());
       }
-      if (Boolean.TRUE.equals(row.get(2, Boolean.class))) {
-        endSession(row.get(0, Integer.class));
+      if (session.quietNanos() > UNANSWERING.toNanos() && sender.end(session.pid())) {
+        LOG.warn("a Floe server's listening session (PostgreSQL process {}) ran no statement "
+            + "for {} s: ended it, and the server joins again when it wakes", session.pid(),
+            UNANSWERING.toSeconds());
       }
     }
     return lapsed;
-  }
-
-  private void endSession(int pid) {
-    try {
-      database.dsl().execute("select pg_terminate_backend(?)", pid);
-      LOG.warn("a Floe server's listening session (PostgreSQL process {}) ran no statement for "
-          + "{} s: ended it, and the server joins again when it wakes", pid,
-          UNANSWERING.toSeconds());
-    } catch (RuntimeException e) {
-      LOG.warn("a Floe server's listening session (PostgreSQL process {}) does not answer and "
-          + "could not be ended: {}", pid, e.getMessage());
-    }
   }
 
   /** Called by the listener: the server listening on {@code pid} has held for notice {@code id}. */
