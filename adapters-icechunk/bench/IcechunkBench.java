@@ -5,8 +5,14 @@ import io.floe.adapters.icechunk.engine.WritableSession;
 import io.floe.adapters.icechunk.format.ChunkIndex;
 import io.floe.adapters.icechunk.port.BucketObjectStore;
 import io.floe.adapters.storage.local.LocalBucketStorage;
+import io.floe.adapters.storage.s3.S3BucketStorage;
+import io.floe.adapters.storage.s3.S3Clients;
 import io.floe.application.port.out.BucketStorage;
+import io.floe.domain.BucketConfig;
+import io.floe.domain.BucketCredentials;
+import io.floe.domain.CatalogName;
 import io.floe.domain.StoragePath;
+import io.floe.domain.StoragePlatform;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Floe's side of the Icechunk benchmark (not a test; run by run.sh next to this file). Prints one
@@ -24,11 +32,17 @@ import java.util.Map;
  * {@code open <prefix> <rounds>} measures opening a snapshot of any repository (Floe- or
  * Python-built), then 1,000 node lookups; {@code commit <prefix> <rounds>} measures
  * 1,000 chunk writes, their commit, and opening the result and reading the 1,000 chunks back.
+ *
+ * <p>With {@code ICECHUNK_S3_ENDPOINT} (and {@code ICECHUNK_S3_BUCKET}) set, the repositories live
+ * in that bucket of an S3-compatible server (static keys from {@code AWS_ACCESS_KEY_ID} and
+ * {@code AWS_SECRET_ACCESS_KEY}) instead of under the work directory; {@code ICECHUNK_CHUNKS}
+ * changes the number of chunks a commit round writes.
  */
 public final class IcechunkBench {
   static final int GROUPS = 99;
   static final int ARRAYS_PER_GROUP = 100;
-  static final int CHUNKS = 1_000;
+  static final int CHUNKS = Integer.parseInt(System.getenv().getOrDefault("ICECHUNK_CHUNKS",
+      "1000"));
   static final int LOOKUPS = 1_000;
   /**
    * Untimed rounds before the measured ones, in the same JVM, so the medians are of compiled
@@ -42,7 +56,9 @@ public final class IcechunkBench {
   static final int CHUNK_ELEMENTS = 256;
 
   public static void main(String[] args) {
-    BucketStorage storage = new LocalBucketStorage(Path.of(args[0]));
+    String endpoint = System.getenv("ICECHUNK_S3_ENDPOINT");
+    BucketStorage storage = endpoint == null ? new LocalBucketStorage(Path.of(args[0]))
+        : s3(endpoint, System.getenv().getOrDefault("ICECHUNK_S3_BUCKET", "icechunk"));
     StoragePath prefix = new StoragePath(args[2]);
     switch (args[1]) {
       case "build-nodes" -> buildNodes(storage, prefix);
@@ -50,6 +66,16 @@ public final class IcechunkBench {
       case "commit" -> commit(storage, prefix, Integer.parseInt(args[3]));
       default -> throw new IllegalArgumentException("unknown step " + args[1]);
     }
+  }
+
+  /** A bucket of an S3-compatible server, addressed by path, with static keys. */
+  static BucketStorage s3(String endpoint, String bucketName) {
+    BucketConfig bucket = new BucketConfig(UUID.randomUUID(), UUID.randomUUID(),
+        new CatalogName("bench"), StoragePlatform.S3_COMPATIBLE, bucketName, new StoragePath(""),
+        Optional.of(endpoint), Optional.of("us-east-1"), true, BucketCredentials.staticKeys(
+            System.getenv().getOrDefault("AWS_ACCESS_KEY_ID", "bench"),
+            System.getenv().getOrDefault("AWS_SECRET_ACCESS_KEY", "bench")), false);
+    return new S3BucketStorage(S3Clients.s3(bucket), bucket);
   }
 
   /** Root group, 99 groups, 100 small arrays in each: 10,000 nodes in one commit. */
@@ -138,7 +164,7 @@ public final class IcechunkBench {
       session.setChunks("/data", chunks);
       writes.add(millisSince(start));
       start = System.nanoTime();
-      session.commit("1,000 chunks, round " + round, Map.of("round", round));
+      session.commit(CHUNKS + " chunks, round " + round, Map.of("round", round));
       commits.add(millisSince(start));
       start = System.nanoTime();
       ReadSession reader = IcechunkRepository.open(BucketObjectStore.of(storage), prefix)
@@ -151,9 +177,9 @@ public final class IcechunkBench {
       }
       reads.add(millisSince(start));
     }
-    report("write_1000_chunks", writes);
-    report("commit_1000_chunks", commits);
-    report("open_and_read_1000_chunks", reads);
+    report("write_" + CHUNKS + "_chunks", writes);
+    report("commit_" + CHUNKS + "_chunks", commits);
+    report("open_and_read_" + CHUNKS + "_chunks", reads);
   }
 
   static String groupPath(int g) {

@@ -15,13 +15,21 @@ from zarr.core.buffer import cpu, default_buffer_prototype
 
 GROUPS = 99
 ARRAYS_PER_GROUP = 100
-CHUNKS = 1000
+CHUNKS = int(os.environ.get("ICECHUNK_CHUNKS", "1000"))
 LOOKUPS = 1000
 CHUNK_ELEMENTS = 256  # float32: 1 KiB per chunk, above the 512-byte inline threshold
 
 
 def storage(work, prefix):
-    return ic.local_filesystem_storage(os.path.join(work, prefix))
+    """Under the work directory, or with ICECHUNK_S3_ENDPOINT set, in a bucket of that S3 server."""
+    endpoint = os.environ.get("ICECHUNK_S3_ENDPOINT")
+    if endpoint is None:
+        return ic.local_filesystem_storage(os.path.join(work, prefix))
+    return ic.s3_storage(bucket=os.environ.get("ICECHUNK_S3_BUCKET", "icechunk"), prefix=prefix,
+                         endpoint_url=endpoint, allow_http=True, force_path_style=True,
+                         region="us-east-1",
+                         access_key_id=os.environ.get("AWS_ACCESS_KEY_ID", "bench"),
+                         secret_access_key=os.environ.get("AWS_SECRET_ACCESS_KEY", "bench"))
 
 
 def report(what, millis):
@@ -94,7 +102,7 @@ async def commit_rounds(work, prefix, rounds):
         await asyncio.gather(*(session.store.set(f"data/c/{c}", chunks[c]) for c in range(CHUNKS)))
         writes.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
-        await session.commit_async(f"1,000 chunks, round {rnd}", metadata={"round": rnd})
+        await session.commit_async(f"{CHUNKS} chunks, round {rnd}", metadata={"round": rnd})
         commits.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
         reader = ic.Repository.open(storage(work, prefix)).readonly_session(branch="main")
@@ -104,9 +112,9 @@ async def commit_rounds(work, prefix, rounds):
         for c, buf in enumerate(got):
             data = buf.to_bytes()
             assert data[0] == rnd % 256 and data[1] == c % 256, (rnd, c)
-    report("write_1000_chunks", writes)
-    report("commit_1000_chunks", commits)
-    report("open_and_read_1000_chunks", reads)
+    report(f"write_{CHUNKS}_chunks", writes)
+    report(f"commit_{CHUNKS}_chunks", commits)
+    report(f"open_and_read_{CHUNKS}_chunks", reads)
 
 
 def main(work, step, prefix, rounds="1"):

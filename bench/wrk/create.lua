@@ -13,7 +13,7 @@ local schema = '{"type": "struct", "schema-id": 0, "fields": [' ..
 
 function request()
   created = created + 1
-  local body = string.format('{"name": "r%s_t%d_%d", "schema": %s}',
+  local body = string.format('{"name": "r%s_t%d_%d", "stage-create": false, "schema": %s}',
     round, thread_number, created, schema)
   return json_post(wrk.path, body)
 end

@@ -130,7 +130,7 @@ record Adapters(
         new JooqNamespaceStore(database), invalidations);
     // Pointers too, while this is the only server on the database: it hears of every write first.
     JooqCatalogObjectStore pointers =
-        new JooqCatalogObjectStore(database, cipher, invalidations.pointers());
+        new JooqCatalogObjectStore(database, cipher, invalidations.pointerWrites());
     CatalogObjectStore objects = new CachingCatalogObjectStore(pointers, namespaces, orgs,
         invalidations.pointers());
     // Once every cache is registered with the invalidations: the metrics list them then.

@@ -76,17 +76,17 @@ final class ServerMetrics implements RequestObserver, CommitEvents, AutoCloseabl
   }
 
   /**
-   * Hits, misses, evictions and sizes of every cache, whether they are in use, and whether this
-   * server is the only one on its database.
+   * Hits, misses, evictions and sizes of every cache, whether they are in use, and whether kept
+   * pointers are served.
    */
   void bindCaches(CacheInvalidations invalidations) {
     for (InvalidatedCache<?, ?> cache : invalidations.caches()) {
       CaffeineCacheMetrics.monitor(registry, cache.statistics(), cache.name());
     }
     CaffeineCacheMetrics.monitor(registry, invalidations.pointers().statistics(), "pointers");
-    Gauge.builder("floe.replica.sole", invalidations, it -> it.sole() ? 1 : 0)
-        .description("1 while this is the only server on the database and keeps tables' "
-            + "metadata pointers in memory, 0 while loads read them from PostgreSQL")
+    Gauge.builder("floe.pointers.served", invalidations, it -> it.pointersServed() ? 1 : 0)
+        .description("1 while loads are answered with tables' metadata pointers kept in memory, "
+            + "0 while every load reads its pointer from PostgreSQL")
         .register(registry);
     Gauge.builder("floe.cache.trusted", invalidations, it -> it.trusted() ? 1 : 0)
         .description("1 while the caches are used, 0 while cache invalidations are unavailable")

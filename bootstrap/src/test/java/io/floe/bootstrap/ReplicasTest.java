@@ -6,6 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.adapters.persistence.DatabaseSettings;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two Floe servers on one external PostgreSQL, set up as the README's "Running several replicas"
  * says (the same database, data directory and secret key): commits through both are
- * linearizable, and what one commits the other loads at once.
+ * linearizable, what one commits the other loads at once, and while one commits to a table the
+ * other keeps loading its other tables from memory.
  */
 @EnabledIfSystemProperty(named = ExternalDatabases.URL, matches = ".+")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -125,6 +130,53 @@ class ReplicasTest {
       assertThat(loaded.body().path("metadata").path("properties").path("seen").asText())
           .isEqualTo("v" + i);
     }
+  }
+
+  @Test
+  void whileCommitsRunThroughOneReplicaTheOtherLoadsOtherTablesFromMemory() throws Exception {
+    String written = newTable("written");
+    String read = newTable("read");
+    assertThat(load(throughSecond, read).status()).isEqualTo(200);
+    assertThat(load(throughSecond, read).status()).isEqualTo(200);
+    ExecutorService writer = Executors.newSingleThreadExecutor();
+    try {
+      Future<List<Integer>> commits = writer.submit(() -> {
+        List<Integer> answered = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+          answered.add(commit(throughFirst, written, "n", String.valueOf(i)).status());
+        }
+        return answered;
+      });
+      long statements = statementsSent(second);
+      int loads = 0;
+      while (!commits.isDone()) {
+        assertThat(load(throughSecond, read).status()).isEqualTo(200);
+        loads++;
+      }
+      long sent = statementsSent(second) - statements;
+      assertThat(commits.get()).containsOnly(200);
+      assertThat(loads).isGreaterThan(20);
+      // Every load of the other table is answered from memory; what the second replica sends
+      // meanwhile is its own housekeeping (token uses, written every few seconds).
+      assertThat(sent).as("statements the second replica sent for %d loads", loads)
+          .isLessThan(loads / 10 + 5);
+    } finally {
+      writer.shutdownNow();
+    }
+    assertThat(load(throughSecond, written).body().path("metadata").path("properties")
+        .path("n").asText()).as("and the written table, loaded after the last commit")
+        .isEqualTo("29");
+  }
+
+  /** What {@code floe_db_statements_total} of a replica's {@code /metrics} says now. */
+  private static long statementsSent(FloeServer replica) throws Exception {
+    String catalog = replica.catalogUri();
+    URI metrics = URI.create(catalog.substring(0, catalog.indexOf("/iceberg")) + "/metrics");
+    String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(metrics).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
+    return text.lines().filter(line -> line.startsWith("floe_db_statements_total"))
+        .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+        .sum();
   }
 
   private static IcebergHttp.Reply commit(IcebergHttp replica, String table, String key,

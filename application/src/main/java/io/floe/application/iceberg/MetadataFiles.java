@@ -1,11 +1,16 @@
 package io.floe.application.iceberg;
 
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.floe.application.port.out.MetadataFileIoProvider;
 import io.floe.domain.BucketConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Semaphore;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,6 +18,7 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
 import org.apache.iceberg.view.ViewMetadata;
 import org.apache.iceberg.view.ViewMetadataParser;
 
@@ -31,10 +37,31 @@ public final class MetadataFiles {
   private static final long TABLE_CACHE_BYTES = 16L * 1024 * 1024;
   private static final long VIEW_CACHE_BYTES = 4L * 1024 * 1024;
 
+  /**
+   * What the serialized forms that loads write out may hold, in their bytes: sixteen tables of
+   * thousands of snapshots (2 MB of JSON each) and their trimmed forms fit, within the server's
+   * 256 MiB heap.
+   */
+  private static final long JSON_CACHE_BYTES = 64L * 1024 * 1024;
+  /**
+   * Parsing a metadata file of megabytes builds a tree of several times its size before the
+   * metadata: at most this many files are parsed at once, so that loads of many large tables
+   * cannot together take more memory than the heap has. More would not be quicker on the cores.
+   */
+  private static final int PARSES_AT_ONCE =
+      Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
+
+  private record JsonKey(String location, SnapshotMode mode) {}
+
   private final MetadataFileIoProvider io;
   private final MetadataLimits limits;
   private final MetadataCache<TableMetadata> tables = new MetadataCache<>(TABLE_CACHE_BYTES);
   private final MetadataCache<ViewMetadata> views = new MetadataCache<>(VIEW_CACHE_BYTES);
+  private final AsyncCache<JsonKey, SerializedMetadata> json = Caffeine.newBuilder()
+      .maximumWeight(JSON_CACHE_BYTES)
+      .weigher((JsonKey key, SerializedMetadata value) -> value.length())
+      .buildAsync();
+  private final Semaphore parses = new Semaphore(PARSES_AT_ONCE, true);
 
   /** Metadata files within the {@link MetadataLimits#DEFAULTS default limits}. */
   public MetadataFiles(MetadataFileIoProvider io) {
@@ -60,6 +87,52 @@ public final class MetadataFiles {
     return tables.get(location, loc -> parse(bucket, loc, TableMetadataParser::fromJson));
   }
 
+  /**
+   * The table's metadata at {@code location} as a load returns it: whole, or with only the
+   * snapshots its branches and tags reference ({@link SnapshotMode#REFS}).
+   */
+  public TableMetadata readTable(BucketConfig bucket, String location, SnapshotMode mode) {
+    TableMetadata metadata = readTable(bucket, location);
+    return mode == SnapshotMode.REFS ? TableMetadata.buildFrom(metadata)
+        .withMetadataLocation(location).suppressHistoricalSnapshots().build() : metadata;
+  }
+
+  /**
+   * {@link #readTable(BucketConfig, String, SnapshotMode)} serialized as JSON: made once per file
+   * and mode (concurrent loads of one wait for the one making it) and kept, so a load of a table
+   * of thousands of snapshots neither parses nor serializes anything.
+   */
+  public SerializedMetadata tableJson(BucketConfig bucket, String location, SnapshotMode mode) {
+    JsonKey key = new JsonKey(location, mode);
+    CompletableFuture<SerializedMetadata> made = new CompletableFuture<>();
+    CompletableFuture<SerializedMetadata> existing = json.asMap().putIfAbsent(key, made);
+    if (existing != null) {
+      return joined(existing);
+    }
+    try {
+      made.complete(SerializedMetadata.of(readTable(bucket, location, mode)));
+    } catch (RuntimeException | Error e) {
+      json.asMap().remove(key, made);
+      made.completeExceptionally(e);
+      throw e;
+    }
+    return joined(made);
+  }
+
+  private static <T> T joined(CompletableFuture<T> future) {
+    try {
+      return future.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw e;
+    }
+  }
+
   public ViewMetadata readView(BucketConfig bucket, String location) {
     return views.get(location, loc -> parse(bucket, loc, ViewMetadataParser::fromJson));
   }
@@ -70,9 +143,14 @@ public final class MetadataFiles {
    */
   private <T> MetadataCache.Sized<T> parse(BucketConfig bucket, String location,
       BiFunction<String, JsonNode, T> parser) {
-    MetadataJson.Document file =
-        MetadataJson.read(io.fileIo(bucket).newInputFile(location), limits);
-    return new MetadataCache.Sized<>(parser.apply(location, file.json()), file.bytes());
+    parses.acquireUninterruptibly();
+    try {
+      MetadataJson.Document file =
+          MetadataJson.read(io.fileIo(bucket).newInputFile(location), limits);
+      return new MetadataCache.Sized<>(parser.apply(location, file.json()), file.bytes());
+    } finally {
+      parses.release();
+    }
   }
 
   /** Writes {@code metadata} as the version after {@code previous}; returns it with its location. */

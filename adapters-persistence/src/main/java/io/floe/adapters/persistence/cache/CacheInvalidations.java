@@ -1,5 +1,6 @@
 package io.floe.adapters.persistence.cache;
 
+import io.floe.adapters.persistence.jooq.CatalogObjectWrites;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.persistence.jooq.Database;
 import io.floe.application.health.Worker;
@@ -38,9 +39,10 @@ import org.slf4j.LoggerFactory;
  * announcements sent meanwhile are lost. So a change made on any server takes effect on every
  * other within {@link #TRUST}, whatever happens to the listener.
  *
- * <p>The listening connection also decides, with the locks of {@link SoleReplica}, whether this
- * server is the only one on the database; while it is, tables' metadata pointers are kept in
- * memory too ({@link #pointers}).
+ * <p>Tables' metadata pointers are kept in memory too ({@link #pointers}), on any number of
+ * servers: the listening connection joins the servers that keep them ({@link ReplicaPresence})
+ * and hears, on the channel {@value PointerNotices#CHANNEL}, which objects other servers are
+ * about to change and have changed ({@link PointerNotices}, {@link PointerWrites}).
  */
 public final class CacheInvalidations implements AutoCloseable {
   static final String CHANNEL = "floe_cache";
@@ -64,14 +66,23 @@ public final class CacheInvalidations implements AutoCloseable {
 
   /** The tables the calling thread's open transaction has written. */
   private final Supplier<Set<String>> ownUncommittedWrites;
-  private final SoleReplica soleReplica;
+  private final ReplicaPresence presence;
   private final PointerCache pointers;
+  private final PointerNotices.Sender noticeSender;
+  private final PointerWrites pointerWrites;
+  private final PointerNotices pointerNotices;
+  /** The backend process id of the listening connection; 0 while there is none. */
+  private volatile int listenerPid;
 
   private CacheInvalidations(Database database) {
     this.settings = database.settings();
     this.ownUncommittedWrites = database::tablesWrittenByOpenTransaction;
-    this.soleReplica = new SoleReplica(this::trusted, () -> pointers().voidAll());
-    this.pointers = new PointerCache(database, soleReplica);
+    this.pointers = new PointerCache(database, this::pointersServed);
+    this.presence = new ReplicaPresence(pointers::voidKept);
+    this.noticeSender = new PointerNotices.Sender(settings);
+    this.pointerWrites = new PointerWrites(database, pointers, noticeSender,
+        () -> listenerPid, TRUST);
+    this.pointerNotices = new PointerNotices(pointers, pointerWrites);
   }
 
   /**
@@ -99,9 +110,7 @@ public final class CacheInvalidations implements AutoCloseable {
    * connection does, done here, since the loop's own handling never ran.
    */
   private void listenerFailed() {
-    trustedUntil = System.nanoTime();
-    soleReplica.lost();
-    invalidateAll();
+    connectionLost();
   }
 
   /** A new cache of rows of {@code tables}, forgotten whenever any of them changes. */
@@ -115,17 +124,30 @@ public final class CacheInvalidations implements AutoCloseable {
     return cache;
   }
 
-  /**
-   * Tables and views with their metadata pointers, kept while this server is the only one on the
-   * database. Every write to their rows must tell it first ({@code JooqCatalogObjectStore}).
-   */
+  /** Tables and views with their metadata pointers, kept in memory. */
   public PointerCache pointers() {
     return pointers;
   }
 
-  /** Whether this server is the only one on the database now. */
-  public boolean sole() {
-    return soleReplica.isSole();
+  /**
+   * What every change to a table or view's row must tell first, inside its transaction
+   * ({@code JooqCatalogObjectStore}).
+   */
+  public CatalogObjectWrites pointerWrites() {
+    return pointerWrites;
+  }
+
+  /**
+   * The PostgreSQL process of the listening connection (as pg_stat_activity shows it, with the
+   * application name {@value #APPLICATION}); 0 while there is none.
+   */
+  public int listeningProcess() {
+    return listenerPid;
+  }
+
+  /** Whether loads are answered with pointers kept in memory now. */
+  public boolean pointersServed() {
+    return presence.joined() && trusted();
   }
 
   /** Every cache made here, for metrics. */
@@ -166,11 +188,15 @@ public final class CacheInvalidations implements AutoCloseable {
           Statement statement = connection.createStatement()) {
         connection.setNetworkTimeout(Runnable::run, NETWORK_TIMEOUT_MS);
         PGConnection postgres = connection.unwrap(PGConnection.class);
+        // Answers to writers' notices need no durability: they are not waited on for a flush.
+        statement.execute("set synchronous_commit = off");
         statement.execute("LISTEN " + CHANNEL);
-        statement.execute("LISTEN " + SoleReplica.CHANNEL);
+        statement.execute("LISTEN " + PointerNotices.CHANNEL);
         // Whatever was announced while nobody listened is lost: start from nothing.
         invalidateAll();
-        soleReplica.join(connection, () -> closed);
+        pointers.dropOthersHolds();
+        listenerPid = postgres.getBackendPID();
+        presence.join(connection);
         LOG.debug("listening for cache invalidations");
         retryDelay = HEARTBEAT.toMillis();
         while (!closed) {
@@ -178,13 +204,12 @@ public final class CacheInvalidations implements AutoCloseable {
           statement.execute("SELECT 1");
           deliver(connection, postgres.getNotifications());
           trustedUntil = heartbeat + TRUST.toNanos();
-          soleReplica.heartbeat(connection);
+          presence.heartbeat(connection);
+          pointerNotices.heartbeat(connection);
           deliver(connection, postgres.getNotifications((int) HEARTBEAT.toMillis()));
         }
       } catch (SQLException | RuntimeException e) {
-        trustedUntil = System.nanoTime();
-        soleReplica.lost();
-        invalidateAll();
+        connectionLost();
         if (!closed) {
           LOG.warn("cache invalidations unavailable, caches bypassed until they are back: {}",
               e.toString());
@@ -208,6 +233,16 @@ public final class CacheInvalidations implements AutoCloseable {
     return properties;
   }
 
+  /** Caches are bypassed and emptied, pointers no longer served, what was heard is void. */
+  private void connectionLost() {
+    trustedUntil = System.nanoTime();
+    listenerPid = 0;
+    presence.lost();
+    pointerNotices.lost();
+    pointers.dropOthersHolds();
+    invalidateAll();
+  }
+
   private void deliver(Connection connection, PGNotification[] notifications)
       throws SQLException {
     if (notifications == null) {
@@ -215,12 +250,13 @@ public final class CacheInvalidations implements AutoCloseable {
     }
     int ownPid = connection.unwrap(PGConnection.class).getBackendPID();
     for (PGNotification notification : notifications) {
-      if (notification.getName().equals(SoleReplica.CHANNEL)) {
-        soleReplica.otherServerJoining(connection, notification.getPID(), ownPid);
+      if (notification.getName().equals(PointerNotices.CHANNEL)) {
+        pointerNotices.heard(notification.getPID(), notification.getParameter(), ownPid);
       } else {
         changed(Set.of(notification.getParameter()));
       }
     }
+    pointerNotices.answer(connection);
   }
 
   private static void sleep(long millis) {
@@ -235,7 +271,8 @@ public final class CacheInvalidations implements AutoCloseable {
   public void close() {
     closed = true;
     trustedUntil = System.nanoTime();
-    soleReplica.lost();
+    presence.lost();
     listener.close(Duration.ofMillis(NETWORK_TIMEOUT_MS + HEARTBEAT.toMillis()));
+    noticeSender.close();
   }
 }

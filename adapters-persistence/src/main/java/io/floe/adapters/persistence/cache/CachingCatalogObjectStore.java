@@ -17,10 +17,10 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The catalog object store, locating tables and views with their namespace and bucket taken from
  * the caches: then locating one costs a single lookup of the object by its namespace's id and its
- * name, what every loadTable and commit pays, and not even that while this server is the only one
- * on its database ({@link PointerCache}). With several servers objects are never cached, so a
- * commit, drop or rename on any server is seen by the very next request on every other. When the
- * namespace is not cached, one query reads all three and fills the namespace's cache.
+ * name, what every loadTable and commit pays, and not even that while the object's pointer is
+ * kept in memory ({@link PointerCache}, on any number of servers: a commit, drop or rename on any
+ * server is seen by the very next request on every other). When the namespace is not cached, one
+ * query reads all three and fills the namespace's cache.
  */
 public final class CachingCatalogObjectStore implements CatalogObjectStore {
   private final CatalogObjectStore store;

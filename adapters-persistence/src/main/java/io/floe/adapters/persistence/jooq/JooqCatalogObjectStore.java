@@ -136,7 +136,8 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
 
   @Override
   public boolean insert(CatalogObject object) {
-    return write(() -> dsl.insertInto(CATALOG_OBJECTS)
+    // A new row: nobody can have kept it, so nobody is told (autocommitted outside a transaction).
+    return dsl.insertInto(CATALOG_OBJECTS)
         .set(CATALOG_OBJECTS.ID, object.id())
         .set(CATALOG_OBJECTS.NAMESPACE_ID, object.namespaceId())
         .set(CATALOG_OBJECTS.NAME, object.name().value())
@@ -148,7 +149,7 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
         .set(CATALOG_OBJECTS.CREATED_AT, Times.of(object.createdAt()))
         .set(CATALOG_OBJECTS.UPDATED_AT, Times.of(object.updatedAt()))
         .onConflict(CATALOG_OBJECTS.NAMESPACE_ID, CATALOG_OBJECTS.NAME).doNothing()
-        .execute() == 1);
+        .execute() == 1;
   }
 
   @Override
@@ -183,7 +184,7 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
   private boolean swap(Move move, Instant now) {
     String expected = move.expected().orElseThrow(() -> new IllegalArgumentException(
         "a catalog row comes into being with its entry, never by a move"));
-    return write(() -> dsl.update(CATALOG_OBJECTS)
+    return write(row(move.key()), () -> dsl.update(CATALOG_OBJECTS)
         .set(CATALOG_OBJECTS.METADATA_LOCATION, move.next())
         .set(CATALOG_OBJECTS.UPDATED_AT, Times.of(now))
         .where(CATALOG_OBJECTS.ID.eq(row(move.key())),
@@ -217,7 +218,7 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
 
   @Override
   public void rename(UUID objectId, UUID newNamespaceId, TableName newName, Instant now) {
-    write(() -> dsl.update(CATALOG_OBJECTS)
+    write(objectId, () -> dsl.update(CATALOG_OBJECTS)
         .set(CATALOG_OBJECTS.NAMESPACE_ID, newNamespaceId)
         .set(CATALOG_OBJECTS.NAME, newName.value())
         .set(CATALOG_OBJECTS.UPDATED_AT, Times.of(now))
@@ -233,7 +234,7 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
 
   @Override
   public boolean delete(UUID objectId) {
-    return write(() -> {
+    return write(objectId, () -> {
       // A table with a prefix of its own keeps its claim, since its files stay; the namespace it
       // leaves is recorded on the claim so that the namespace's cleanup empties and releases it.
       dsl.update(PREFIX_CLAIMS)
@@ -247,16 +248,20 @@ public final class JooqCatalogObjectStore implements CatalogObjectStore, Metadat
   }
 
   /**
-   * Every write to a table or view's row: in a transaction (the caller's, or one of its own), told
-   * to {@link #writes} before it is sent.
+   * Every change to an existing table or view's row: in a transaction (the caller's, or one of its
+   * own), told to {@link #writes} before it is sent.
    */
-  private <T> T write(Supplier<T> statement) {
-    Supplier<T> told = () -> {
-      writes.beforeWrite();
+  private <T> T write(UUID objectId, Supplier<T> statement) {
+    return inTransaction(() -> {
+      writes.beforeWrite(objectId);
       return statement.get();
-    };
-    // Joined without a savepoint of its own: a failed write fails the caller's transaction.
-    return database.transactionOpen() ? told.get() : database.inTransaction(told);
+    });
+  }
+
+  /** In the caller's transaction, joined without a savepoint of its own, or in one of its own. */
+  private <T> T inTransaction(Supplier<T> work) {
+    // A failed write fails the caller's transaction.
+    return database.transactionOpen() ? work.get() : database.inTransaction(work);
   }
 
   static CatalogObject toObject(CatalogObjectsRecord row) {

@@ -113,16 +113,16 @@ class CachedPostgresStoreTest extends PersistenceContracts {
       this.namespaces = new CachingNamespaceStore(rows.namespaces(), invalidations);
       // The rows of tables and views written through the store that tells the pointer cache.
       this.objectRows = new JooqCatalogObjectStore(rows.unitOfWork(), rows.cipher(),
-          invalidations.pointers());
+          invalidations.pointerWrites());
       this.objects = new CachingCatalogObjectStore(objectRows, namespaces, orgs,
           invalidations.pointers());
-      awaitSole(invalidations);
+      awaitPointersServed(invalidations);
     }
 
-    /** The only server on its database keeps pointers: the contracts run against that cache. */
-    private static void awaitSole(CacheInvalidations invalidations) {
+    /** The contracts run against the cache of pointers, once it serves them. */
+    private static void awaitPointersServed(CacheInvalidations invalidations) {
       try {
-        CachedServer.await(invalidations::sole, "the cached ports are the only server");
+        CachedServer.await(invalidations::pointersServed, "the cached ports serve pointers");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);

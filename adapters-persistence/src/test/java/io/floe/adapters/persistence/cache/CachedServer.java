@@ -32,7 +32,7 @@ final class CachedServer implements AutoCloseable {
     principals = new CachingPrincipalStore(principalRows, invalidations, tokenUses);
     orgs = new CachingOrgStore(new JooqOrgStore(database, cipher), invalidations);
     namespaces = new CachingNamespaceStore(new JooqNamespaceStore(database), invalidations);
-    objectRows = new JooqCatalogObjectStore(database, cipher, invalidations.pointers());
+    objectRows = new JooqCatalogObjectStore(database, cipher, invalidations.pointerWrites());
     objects = new CachingCatalogObjectStore(objectRows, namespaces, orgs,
         invalidations.pointers());
   }
@@ -48,9 +48,9 @@ final class CachedServer implements AutoCloseable {
     return this;
   }
 
-  /** Waits until this server knows it is the only one on its database. */
-  CachedServer sole() throws InterruptedException {
-    await(invalidations::sole, "the server is the only one on its database");
+  /** Waits until this server serves the pointers it keeps. */
+  CachedServer servingPointers() throws InterruptedException {
+    await(invalidations::pointersServed, "the server serves pointers kept in memory");
     return this;
   }
 

@@ -9,6 +9,7 @@ import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
 import io.javalin.http.Context;
+import java.io.InputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -101,8 +102,11 @@ final class IcebergRequest {
     ctx.status(200).contentType("application/json").result(RestJson.write(body));
   }
 
-  /** Answers 200 with a body already in Iceberg's JSON. */
-  void ok(byte[] json) {
+  /**
+   * Answers 200 with a body already in Iceberg's JSON, streamed. (No Content-Length of its own:
+   * the server may compress what it streams.)
+   */
+  void ok(InputStream json) {
     ctx.status(200).contentType("application/json").result(json);
   }
 

@@ -34,7 +34,6 @@ final class TableRoutes {
   private final AuthenticateUseCase authentication;
   private final TableUseCases tables;
   private final MetadataLimits limits;
-  private final LoadTableBodies bodies = new LoadTableBodies();
 
   TableRoutes(AuthenticateUseCase authentication, TableUseCases tables, MetadataLimits limits) {
     this.authentication = authentication;
@@ -102,7 +101,8 @@ final class TableRoutes {
     LoadedTable loaded = tables.load().loadTable(request.scope(), request.object(), mode,
         delegation(request.http()));
     request.http().header("ETag", etag(loaded.metadataLocation(), mode));
-    request.ok(bodies.body(loaded, mode));
+    LoadTableBodies.Body body = LoadTableBodies.body(loaded);
+    request.ok(body.stream());
   }
 
   /**

@@ -10,6 +10,7 @@ import io.floe.application.service.catalog.ResolvedTable;
 import io.floe.domain.Action;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.StoragePath;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -51,23 +52,36 @@ public final class TableStorageAccess {
   public LoadTableResponse withStorageAccess(OrgContext context, TableIdentifier identifier,
       LoadTableResponse response, BucketConfig bucket, StoragePath location, Access access,
       Set<AccessDelegation> delegation) {
-    Optional<Credential> credential = delegation.contains(AccessDelegation.VENDED_CREDENTIALS)
-        ? vendedCredential(context, bucket, location, access) : Optional.empty();
-    if (credential.isEmpty() && (delegation.isEmpty() || !signer.canSign(bucket))) {
+    Granted granted = grant(context, identifier, bucket, location, access, delegation);
+    if (granted.config().isEmpty() && granted.credentials().isEmpty()) {
       return response;
     }
-    LoadTableResponse.Builder builder = LoadTableResponse.builder()
+    return LoadTableResponse.builder()
         .withTableMetadata(response.tableMetadata())
         .addAllConfig(response.config())
-        .addAllCredentials(response.credentials());
+        .addAllCredentials(response.credentials())
+        .addAllConfig(granted.config())
+        .addAllCredentials(granted.credentials())
+        .build();
+  }
+
+  /** Storage access for an engine: configuration and credentials a table's response carries. */
+  public record Granted(Map<String, String> config, List<Credential> credentials) {}
+
+  /** What {@link #withStorageAccess} adds to a response, on its own. */
+  public Granted grant(OrgContext context, TableIdentifier identifier, BucketConfig bucket,
+      StoragePath location, Access access, Set<AccessDelegation> delegation) {
+    Optional<Credential> credential = delegation.contains(AccessDelegation.VENDED_CREDENTIALS)
+        ? vendedCredential(context, bucket, location, access) : Optional.empty();
     if (credential.isPresent()) {
-      builder.addAllConfig(credential.get().config()).addCredential(credential.get());
-    } else {
-      builder.addAllConfig(signer.remoteSigningConfig(bucket, ResourcePaths
-          .forCatalogProperties(Map.of("prefix", context.org().name().value()))
-          .remoteSign(identifier)));
+      return new Granted(credential.get().config(), List.of(credential.get()));
     }
-    return builder.build();
+    if (delegation.isEmpty() || !signer.canSign(bucket)) {
+      return new Granted(Map.of(), List.of());
+    }
+    return new Granted(signer.remoteSigningConfig(bucket, ResourcePaths
+        .forCatalogProperties(Map.of("prefix", context.org().name().value()))
+        .remoteSign(identifier)), List.of());
   }
 
   /** Credentials for the table's directory, named by its URI as engines match it. */

@@ -8,16 +8,16 @@ import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.ResolvedTable;
 import io.floe.application.service.storage.TableStorageAccess;
+import io.floe.application.service.storage.TableStorageAccess.Granted;
 import io.floe.domain.Action;
 import java.util.Set;
-import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
-import org.apache.iceberg.rest.responses.LoadTableResponse;
 
 /**
- * Loads a table's metadata (from the cache of immutable metadata files) with storage access: a
- * plain namespace's table, or one a version of a repo declares.
+ * Loads a table's metadata (serialized once per metadata file and snapshot mode: metadata files
+ * are immutable) with storage access: a plain namespace's table, or one a version of a repo
+ * declares.
  */
 public final class LoadTableService implements LoadTableUseCase {
   private final CatalogLocator locator;
@@ -38,17 +38,11 @@ public final class LoadTableService implements LoadTableUseCase {
       Set<AccessDelegation> delegation) {
     ResolvedTable table = readable(context, identifier);
     String location = table.metadataLocation();
-    TableMetadata metadata = files.readTable(table.bucket(), location);
-    if (mode == SnapshotMode.REFS) {
-      metadata = TableMetadata.buildFrom(metadata)
-          .withMetadataLocation(metadata.metadataFileLocation())
-          .suppressHistoricalSnapshots()
-          .build();
-    }
-    LoadTableResponse response = storageAccess.withStorageAccess(context, identifier,
-        LoadTableResponse.builder().withTableMetadata(metadata).build(), table.bucket(),
-        table.path(), storageAccess.accessFor(context, table), delegation);
-    return new LoadedTable(response, location);
+    Granted granted = storageAccess.grant(context, identifier, table.bucket(), table.path(),
+        storageAccess.accessFor(context, table), delegation);
+    return new LoadedTable(location, files.tableJson(table.bucket(), location, mode),
+        () -> files.readTable(table.bucket(), location, mode), granted.config(),
+        granted.credentials());
   }
 
   @Override
