@@ -4,7 +4,7 @@ namespace -> table and org -> repo, edits a description, adds and removes a gran
 revokes a token, looks at the org as a reader, and fails on any console error of any page.
 
 Screenshots of each page go to a temporary directory, or to FLOE_SCREENSHOTS when it is set
-(the README's come from `FLOE_SCREENSHOTS=docs/screenshots`)."""
+(the docs' come from `FLOE_SCREENSHOTS=docs/screenshots`)."""
 
 import os
 import pathlib
@@ -60,7 +60,7 @@ def _nested_schema():
 
 @pytest.fixture(scope="module")
 def seeded(floe):
-    """A namespace and a table with two snapshots, written by PyIceberg as the README says, and a
+    """A namespace and a table with two snapshots, written by PyIceberg as the docs say, and a
     reader who may read the table and nothing else."""
     catalog = readme.pyiceberg_catalog(floe)
     catalog.create_namespace(NAMESPACE, properties={"owner": "science"})
@@ -225,7 +225,7 @@ def test_admin_walks_and_edits(floe, seeded, browser, shots):
     grants = _api(floe, "GET", f"/orgs/{org}/grants?namespace={NAMESPACE}").json()
     assert not any(g.get("table") == TABLE for g in grants), grants
 
-    # Connect: the README's configuration lines, with this server's URI and warehouse.
+    # Connect: the configuration lines of docs/engines.md, with this server's URI and warehouse.
     page.get_by_role("tab", name="Connect").click()
     duck = page.locator("#connect-duckdb").text_content()
     for line in readme.blocks("DuckDB")[1].splitlines():
@@ -422,7 +422,7 @@ def test_repo_and_admin_pages(floe, seeded, browser, shots):
     admin = _sign_in(context, floe, floe.token)
     page = admin.page
 
-    # The org home with both kinds side by side (the README's screenshot).
+    # The org home with both kinds side by side (the docs' screenshot).
     expect(page.get_by_role("link", name="weather")).to_be_visible()
     expect(page.get_by_text("Reanalysis fields")).to_be_visible()
     expect(page.get_by_role("link", name=NAMESPACE)).to_be_visible()

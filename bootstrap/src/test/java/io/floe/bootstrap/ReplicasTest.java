@@ -23,9 +23,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two Floe servers on one external PostgreSQL, set up as the README's "Running several replicas"
- * says (the same database, data directory and secret key): commits through both are
- * linearizable, and what one commits the other loads at once.
+ * Two Floe servers on one external PostgreSQL, set up as docs/replicas.md says (the same
+ * database, data directory and secret key): commits through both are linearizable, and what one
+ * commits the other loads at once.
  */
 @EnabledIfSystemProperty(named = ExternalDatabases.URL, matches = ".+")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -6,8 +6,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The Connect tab's configuration for each engine, as the README's "Connect your engine" writes it
- * (the browser test holds the two to each other), filled in with this server's catalog URI and
+ * The Connect tab's configuration for each engine, as "Connect your engine" (docs/engines.md)
+ * writes it (the browser test holds the two to each other), filled in with this server's catalog URI and
  * the org as warehouse, and with a first query on the namespace or table at hand. The token stays
  * a placeholder: a page never shows a secret.
  */
