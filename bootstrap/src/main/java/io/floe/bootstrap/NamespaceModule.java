@@ -40,7 +40,8 @@ final class NamespaceModule {
         clock, policy);
     NamespaceDeletion deletion = new NamespaceDeletion(namespaces, lifecycle.namespaceLifecycle,
         lifecycle.namespaceDeletes, lifecycle.deletion, database, clock, policy, publisher);
-    this.icebergNamespaces = new NamespaceService(namespaces, creation, deletion, database, clock,
+    this.icebergNamespaces = new NamespaceService(namespaces, orgs, creation, deletion, database,
+        clock,
         policy, publisher);
     this.management = new NamespaceManagementService(creation, deletion,
         new JooqNamespaceDirectory(database), lifecycle.namespaceLifecycle, database, clock,

@@ -8,11 +8,13 @@ import io.floe.application.model.AuditedChange;
 import io.floe.application.model.DeleteCommand;
 import io.floe.application.port.in.namespace.IcebergNamespacesUseCase;
 import io.floe.application.port.out.NamespaceStore;
+import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
+import io.floe.domain.BucketConfig;
 import io.floe.domain.CatalogName;
 import io.floe.domain.InvalidNameException;
 import io.floe.domain.Visibility;
@@ -39,6 +41,7 @@ import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
 /** Flat namespaces bound to a bucket, with server-generated prefixes and soft delete. */
 public final class NamespaceService implements IcebergNamespacesUseCase {
   private final NamespaceStore namespaces;
+  private final OrgStore orgs;
   private final NamespaceCreation creation;
   private final NamespaceDeletion deletion;
   private final UnitOfWork unitOfWork;
@@ -46,10 +49,11 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
   private final AccessPolicy policy;
   private final ChangePublisher publisher;
 
-  public NamespaceService(NamespaceStore namespaces, NamespaceCreation creation,
+  public NamespaceService(NamespaceStore namespaces, OrgStore orgs, NamespaceCreation creation,
       NamespaceDeletion deletion, UnitOfWork unitOfWork, Clock clock, AccessPolicy policy,
       ChangePublisher publisher) {
     this.namespaces = namespaces;
+    this.orgs = orgs;
     this.creation = creation;
     this.deletion = deletion;
     this.unitOfWork = unitOfWork;
@@ -83,27 +87,28 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
   @Override
   public CreateNamespaceResponse create(OrgContext context, CreateNamespaceRequest request) {
     CatalogName name = FlatIdentifiers.namespaceName(request.namespace());
-    Map<String, String> properties = request.properties();
+    Map<String, String> properties = new HashMap<>(request.properties());
+    if (properties.containsKey(null) || properties.containsValue(null)) {
+      throw new BadRequestException("Property names and values must not be null");
+    }
     creation.authorize(context);
     Optional<ChangePublisher.Replay<CreateNamespaceResponse>> replay =
         publisher.replay(context, CreateNamespaceResponse.class);
     if (replay.isPresent()) {
       return replay.get().result();
     }
-    CreateNamespaceResponse response = CreateNamespaceResponse.builder()
-        .withNamespace(request.namespace()).setProperties(new HashMap<>(properties)).build();
-    creation.create(context, new NamespaceCreation.Request(name,
-        bucketNickname(properties.get(BUCKET_PROPERTY)), properties, Optional.empty(), Map.of(),
-        Visibility.PRIVATE), response);
-    return response;
+    return creation.create(context, new NamespaceCreation.Request(name,
+            bucketNickname(properties.get(BUCKET_PROPERTY)), properties, Optional.empty(),
+            Map.of(), Visibility.PRIVATE),
+        (namespace, bucket) -> CreateNamespaceResponse.builder().withNamespace(request.namespace())
+            .setProperties(NamespaceProperties.answered(namespace, bucket)).build());
   }
 
   @Override
   public GetNamespaceResponse load(OrgContext context, Namespace namespace) {
     io.floe.domain.Namespace found = require(context, namespace);
-    // Iceberg's builders probe for null values, which immutable maps refuse to answer.
     return GetNamespaceResponse.builder().withNamespace(namespace)
-        .setProperties(new HashMap<>(found.properties())).build();
+        .setProperties(NamespaceProperties.answered(found, bucket(found))).build();
   }
 
   @Override
@@ -115,6 +120,8 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
       throw new BadRequestException("Property names and values must not be null; "
           + "remove a property to unset it");
     }
+    NamespaceProperties.requireSettable(removals);
+    NamespaceProperties.requireSettable(updates.keySet());
     Set<String> both = new HashSet<>(removals);
     both.retainAll(updates.keySet());
     if (!both.isEmpty()) {
@@ -158,6 +165,11 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
     return namespaces.findLive(context.org().id(), name)
         .filter(found -> policy.canSee(context, found))
         .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", namespace));
+  }
+
+  private BucketConfig bucket(io.floe.domain.Namespace namespace) {
+    return orgs.bucket(namespace.bucketId()).orElseThrow(() -> new IllegalStateException(
+        "bucket configuration vanished: " + namespace.bucketId()));
   }
 
   private static Optional<CatalogName> bucketNickname(String nickname) {
