@@ -3,6 +3,7 @@
 swapped for those of the server under test. A test that runs a block proves the docs, not a copy
 of them."""
 
+import os
 import pathlib
 import re
 
@@ -89,7 +90,10 @@ def spark_submit_conf(block: str) -> dict[str, str]:
 
 
 def local_maven_jar(coordinate: str) -> pathlib.Path:
-    """Where `group:artifact:version` lies in the local Maven repository."""
+    """Where `group:artifact:version` lies in the local Maven repository (FLOE_MAVEN_REPOSITORY,
+    else ~/.m2/repository)."""
     group, artifact, version = coordinate.split(":")
-    return (pathlib.Path.home() / ".m2" / "repository" / group.replace(".", "/") / artifact
-            / version / f"{artifact}-{version}.jar")
+    repository = pathlib.Path(os.environ.get("FLOE_MAVEN_REPOSITORY",
+                                             pathlib.Path.home() / ".m2" / "repository"))
+    return (repository / group.replace(".", "/") / artifact / version
+            / f"{artifact}-{version}.jar")

@@ -237,6 +237,17 @@ def test_admin_walks_and_edits(floe, seeded, browser, shots):
     trino = page.locator("#connect-trino").text_content()
     for line in readme.blocks("Trino")[0].splitlines():
         assert readme.for_server(line, floe).replace(floe.token, "ema_...") in trino, line
+    # Copy takes the catalog file alone, which Trino reads as it is; the first query is apart.
+    page.get_by_role("button", name="Copy the Trino snippet").click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == trino
+    assert all(line.startswith("#") or "=" in line for line in copied.splitlines() if line), \
+        copied
+    expect(page.locator("#connect-trino-then")).to_have_text(
+        f'SHOW TABLES FROM floe."{NAMESPACE}";')
+    page.get_by_role("button", name="Copy the Spark snippet").click()
+    assert page.evaluate("navigator.clipboard.readText()") == spark
+    assert "SHOW TABLES" not in spark
     admin.shot(shots, "namespace-connect")
 
     # Table page: identifier with copy button, nested schema, partition spec, sort order.
