@@ -34,13 +34,13 @@ import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.adapters.rest.management.AccessManagementRoutes;
 import io.floe.adapters.rest.management.AuditRoutes;
 import io.floe.adapters.rest.management.HostedServiceRoutes;
-import io.floe.adapters.rest.management.LocalBucketEndpoint;
 import io.floe.adapters.rest.management.OrgAdministrationRoutes;
 import io.floe.adapters.rest.management.OrgRoutes;
 import io.floe.adapters.rest.web.WebApp;
 import io.floe.adapters.rest.web.WebPaths;
 import io.floe.adapters.rest.web.WebUseCases;
 import io.floe.adapters.rest.management.UserRoutes;
+import io.floe.adapters.rest.s3.LocalBucketEndpoint;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.storage.local.LocalPaths;
 import io.floe.application.iceberg.MetadataFiles;
@@ -70,6 +70,7 @@ import io.floe.application.service.audit.AuditLogService;
 import io.floe.application.service.access.WebSessionService;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.TablePlacement;
+import io.floe.application.service.repo.objects.LocalRepoCredentials;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.org.OrgDirectoryService;
 import io.floe.domain.OrgName;
@@ -95,6 +96,8 @@ public final class FloeServer implements AutoCloseable {
   private static final int DATABASE_POOL_SIZE = 16;
   /** How long a web app session lasts at most (less when its API token expires sooner). */
   private static final Duration WEB_SESSION_LIFETIME = Duration.ofHours(12);
+  /** What the key of local buckets' S3 credentials is derived for from the sealing key. */
+  private static final String LOCAL_CREDENTIALS_KEY = "floe local bucket s3 credentials v1";
 
   private final ServerSettings settings;
   private final StartedServices started;
@@ -167,7 +170,9 @@ public final class FloeServer implements AutoCloseable {
         placement, publisher, database, storage, storage, ids, clock, metrics);
     IcechunkRepositories icechunk = metrics.timed(new BucketIcechunkRepositories(storage));
     RepoModule repoModule = new RepoModule(database, orgs, lifecycle, storage, storage, storage,
-        ids, clock, policy, publisher, icechunk);
+        ids, clock, policy, publisher, icechunk, new LocalRepoCredentials(
+            cipher.currentKey().derive(LOCAL_CREDENTIALS_KEY), clock,
+            StorageAdapters.DEFAULT_CREDENTIAL_LIFETIME));
     RepoTablesModule repoTables = new RepoTablesModule(database, orgs, storage, icechunk, policy,
         metadataFiles, placement, publisher, storage, namespaceModule.icebergNamespaces, catalog);
     // The hourly cleanup; its first pass also finishes whatever a crash left half done.
@@ -206,7 +211,7 @@ public final class FloeServer implements AutoCloseable {
             new OrgRoutes(authentication, orgDirectory),
             new OrgAdministrationRoutes(authentication, new OrgAdministrationService(
                 provisioning, orgs, operators, publisher, this::localDefaultBucket)),
-            new UserRoutes(authentication), new LocalBucketEndpoint(),
+            new UserRoutes(authentication), new LocalBucketEndpoint(repoModule.objects),
             // Last: its patterns are broad, and Floe's own routes must win over them.
             new HostedServiceRoutes()),
         Optional.of(web), metrics);

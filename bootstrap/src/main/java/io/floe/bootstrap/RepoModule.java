@@ -22,14 +22,16 @@ import io.floe.application.service.repo.RepoLifecycleService;
 import io.floe.application.service.repo.RepoDescriptionService;
 import io.floe.application.service.repo.RepoGarbageCollectionService;
 import io.floe.application.service.repo.RepoOpeningService;
+import io.floe.application.service.repo.objects.LocalRepoCredentials;
+import io.floe.application.service.repo.objects.RepoObjectsService;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
 import java.util.function.Consumer;
 
 /**
  * The wiring of an org's Icechunk repos: their use cases on the lifecycle repos share with
- * namespaces (crash-safe create, soft delete, cleanup), browsing their repositories, and
- * collecting their garbage.
+ * namespaces (crash-safe create, soft delete, cleanup), browsing their repositories, collecting
+ * their garbage, and the objects of repos on local buckets that Floe's S3 endpoint serves.
  */
 final class RepoModule {
   final RepoLifecycleService lifecycle;
@@ -38,11 +40,12 @@ final class RepoModule {
   final RepoOpeningService opening;
   final RepoDescriptionService descriptions;
   final RepoGarbageCollectionService garbage;
+  final RepoObjectsService objects;
 
   RepoModule(Database database, OrgStore orgs, LifecycleModule lifecycle,
       BucketStorageProvider storage, CredentialVendor credentials, MetadataFileIoProvider fileIo,
       IdGenerator ids, Clock clock, AccessPolicy policy, ChangePublisher publisher,
-      IcechunkRepositories icechunk) {
+      IcechunkRepositories icechunk, LocalRepoCredentials localCredentials) {
     JooqRepoStore store = new JooqRepoStore(database);
     OrgRepos orgRepos = new OrgRepos(orgs, store, policy);
     this.lifecycle = new RepoLifecycleService(orgRepos, orgs, store, lifecycle.repoDeletes,
@@ -50,7 +53,8 @@ final class RepoModule {
         policy, publisher);
     this.directory = new RepoDirectoryService(orgRepos, store, policy, clock);
     this.browsing = new RepoBrowsingService(orgRepos, icechunk);
-    this.opening = new RepoOpeningService(directory, credentials);
+    this.opening = new RepoOpeningService(directory, credentials, localCredentials);
+    this.objects = new RepoObjectsService(localCredentials, orgs, storage);
     this.descriptions = new RepoDescriptionService(directory, store, publisher);
     this.garbage = new RepoGarbageCollectionService(orgRepos, policy,
         new BucketRepoReachability(storage), fileIo, storage, publisher, clock);

@@ -3,6 +3,7 @@ package io.floe.adapters.rest.http;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.floe.adapters.rest.s3.LocalBucketEndpoint;
 import io.floe.domain.StorableText;
 import io.javalin.http.ContentTooLargeResponse;
 import io.javalin.http.Context;
@@ -19,7 +20,8 @@ import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
  * The one check every request passes before a route sees it: its path segments and query
- * parameters are valid percent-encoded UTF-8, its body is valid UTF-8, and none of it holds text
+ * parameters are valid percent-encoded UTF-8, its body is valid UTF-8 (but for the S3 endpoint's,
+ * which are objects), and none of it holds text
  * that Floe cannot keep ({@link StorableText}: a NUL or an unpaired surrogate), not even inside a
  * JSON string. A violation is a 400 naming the path segment, the query parameter or the JSON
  * field. The body is read here, whatever the route, so a body that ends before the length it
@@ -57,11 +59,20 @@ public final class RequestInput {
         }
       }
     }
+    if (carriesObjects(ctx.path())) {
+      // Object bytes, streamed by the S3 endpoint to storage: not text, and no size of ours.
+      return;
+    }
     refuseAnnouncedOversizedBody(ctx);
     String body = utf8(boundedBody(ctx));
     require(body, "the request body");
     requireStorableJson(body);
     ctx.attribute(BODY, body);
+  }
+
+  /** Whether {@code path} is the S3 endpoint's, whose bodies are objects. */
+  private static boolean carriesObjects(String path) {
+    return path.equals(LocalBucketEndpoint.PATH) || path.startsWith(LocalBucketEndpoint.PATH + "/");
   }
 
   /**
