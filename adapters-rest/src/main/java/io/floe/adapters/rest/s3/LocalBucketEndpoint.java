@@ -24,7 +24,6 @@ import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.gaul.s3proxy.AuthenticationType;
@@ -57,7 +56,9 @@ public final class LocalBucketEndpoint implements Consumer<RoutesConfig> {
   static final int MAX_BUFFERED_BODY = 32 * 1024 * 1024;
   static final int BUFFERED_BYTES = 64 * 1024 * 1024;
   private static final int MAX_CLOCK_SKEW_SECONDS = 15 * 60;
-  private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-fA-F]{64}");
+  /** The streamed payload forms whose chunks the handler decodes. */
+  private static final java.util.Set<String> STREAMED_PAYLOADS = java.util.Set.of(
+      "STREAMING-AWS4-HMAC-SHA256-PAYLOAD", "STREAMING-UNSIGNED-PAYLOAD-TRAILER");
 
   private final RepoObjectsUseCase objects;
   private final S3ProxyHandler handler;
@@ -98,6 +99,12 @@ public final class LocalBucketEndpoint implements Consumer<RoutesConfig> {
               + "repo (GET /repos/{org}/{repo}/bucket-credentials)");
       return;
     }
+    Optional<String> payloadProblem = payloadProblem(request);
+    if (payloadProblem.isPresent()) {
+      S3ErrorResponses.send(handler, request, response, S3ErrorCode.INVALID_REQUEST,
+          payloadProblem.get());
+      return;
+    }
     int reserved = bufferedBytes(request);
     if (!reserve(reserved)) {
       slowDown(response);
@@ -117,10 +124,32 @@ public final class LocalBucketEndpoint implements Consumer<RoutesConfig> {
     }
   }
 
+  /**
+   * Why the handler cannot take the body as announced: a header-signed request must say how its
+   * payload is signed (x-amz-content-sha256), and of the streaming forms only those whose chunks
+   * the handler decodes are taken.
+   */
+  private static Optional<String> payloadProblem(HttpServletRequest request) {
+    if (request.getHeader("Authorization") == null) {
+      return Optional.empty();
+    }
+    String declared = request.getHeader("x-amz-content-sha256");
+    if (declared == null) {
+      return Optional.of("A signed request must carry x-amz-content-sha256");
+    }
+    if (declared.startsWith("STREAMING-") && !STREAMED_PAYLOADS.contains(declared)) {
+      return Optional.of("The payload form " + declared + " is not accepted here: send the "
+          + "body's SHA-256, UNSIGNED-PAYLOAD, STREAMING-AWS4-HMAC-SHA256-PAYLOAD or "
+          + "STREAMING-UNSIGNED-PAYLOAD-TRAILER");
+    }
+    return Optional.empty();
+  }
+
   /** What a request whose body the handler buffers to check its digest reserves of the budget. */
   private static int bufferedBytes(HttpServletRequest request) {
     String digest = request.getHeader("x-amz-content-sha256");
-    if (digest == null || !SHA256_HEX.matcher(digest).matches()) {
+    if (digest == null || "UNSIGNED-PAYLOAD".equals(digest) || STREAMED_PAYLOADS.contains(digest)
+        || request.getHeader("Authorization") == null) {
       return 0;
     }
     long length = request.getContentLengthLong();

@@ -332,11 +332,7 @@ public final class LocalBucketStorage implements BucketStorage, StreamingBucketS
       LocalPaths.syncDirectory(target.getParent());
       return written;
     } catch (FileSystemException e) {
-      if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
-        throw new BadRequestException("The key '%s' is a prefix of other objects in this local "
-            + "bucket, which cannot also hold an object of that name", key);
-      }
-      throw failure("write", key, e);
+      throw keyConflict(key).orElseThrow(() -> failure("write", key, e));
     } catch (IOException e) {
       throw failure("write", key, e);
     } finally {
@@ -425,15 +421,28 @@ public final class LocalBucketStorage implements BucketStorage, StreamingBucketS
     } catch (RefusedLocationException e) {
       throw e;
     } catch (StorageException e) {
-      for (Path parent = root.resolve(key.value()).getParent(); parent != null
-          && parent.startsWith(root) && !parent.equals(root); parent = parent.getParent()) {
-        if (Files.isRegularFile(parent, LinkOption.NOFOLLOW_LINKS)) {
-          throw new BadRequestException("The key '%s' lies beneath an object of this local "
-              + "bucket, which cannot also be a prefix of other objects", key);
-        }
-      }
-      throw e;
+      throw keyConflict(key).orElseThrow(() -> e);
     }
+  }
+
+  /**
+   * Why {@code key} cannot hold an object on a filesystem, if that is why a write failed: it is
+   * a directory (a prefix of other objects), or one of its parents is a file (an object).
+   */
+  private Optional<BadRequestException> keyConflict(StoragePath key) {
+    Path target = root.resolve(key.value());
+    if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+      return Optional.of(new BadRequestException("The key '%s' is a prefix of other objects in "
+          + "this local bucket, which cannot also hold an object of that name", key));
+    }
+    for (Path parent = target.getParent(); parent != null && parent.startsWith(root)
+        && !parent.equals(root); parent = parent.getParent()) {
+      if (Files.isRegularFile(parent, LinkOption.NOFOLLOW_LINKS)) {
+        return Optional.of(new BadRequestException("The key '%s' lies beneath an object of this "
+            + "local bucket, which cannot also be a prefix of other objects", key));
+      }
+    }
+    return Optional.empty();
   }
 
   private Path writeTemp(InputStream data, long length) throws IOException {
