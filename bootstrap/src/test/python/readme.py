@@ -14,6 +14,7 @@ TOUR = "## Five minutes with Floe"
 
 # What the docs write, and what each stands for in a test.
 URI = "http://127.0.0.1:8181/iceberg"
+SERVER = "http://127.0.0.1:8181"
 TOKEN = "ema_..."
 TOKEN_FILE = "floe-data/admin.token"
 FENCED = re.compile(r"^```([a-z]*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
@@ -37,6 +38,16 @@ def blocks(engine: str) -> list[str]:
     return found
 
 
+def page_blocks(page: str, heading: str, language: str) -> list[str]:
+    """The fenced blocks in `language` under `heading` (e.g. "## The arraylake client") of
+    docs/`page`."""
+    path = ROOT / "docs" / page
+    found = [code for lang, code in FENCED.findall(_section(path.read_text(), heading, path))
+             if lang == language]
+    assert found, f"{page}'s '{heading}' has no {language} block"
+    return found
+
+
 def tour_blocks(language: str) -> list[str]:
     """The README tour's fenced blocks in `language`, in order."""
     found = [code for lang, code in FENCED.findall(_section(README.read_text(), TOUR, README))
@@ -49,6 +60,7 @@ def for_server(block: str, floe) -> str:
     """The block as it runs against `floe`: its catalog URI and admin token instead of the
     documented ones; everything else (warehouse, names, options) exactly as written."""
     return (block.replace(URI, floe.uri)
+            .replace(SERVER, floe.uri.removesuffix("/iceberg"))
             .replace(TOKEN, floe.token)
             .replace(TOKEN_FILE, str(floe.data_dir / "admin.token")))
 

@@ -26,6 +26,8 @@ from arraylake.exceptions import ArraylakeClientError, ArraylakeValidationError,
 from arraylake.metastore.http_metastore import HttpMetastore, HttpMetastoreConfig
 from arraylake.types import BucketModifyRequest, OrgActions, RepoOperationMode
 
+import readme
+
 ORG = "arraylake-org"
 ROLE = "arn:aws:iam::123456789012:role/floe-repos"
 KEY, SECRET = "floe-server-key", "floe-server-secret"
@@ -264,6 +266,13 @@ def test_the_client_creates_writes_and_reads_a_repo_on_the_local_bucket(floe, or
 
     client.delete_repo(f"{ORG}/ocean", imsure=True, imreallysure=True, immediate=True)
     assert "ocean" not in {r.name for r in client.list_repos(ORG, include_ghosts=True)}
+
+
+def test_the_documented_client_session_runs_as_written(floe):
+    """docs/management-api.md's arraylake block, against the server's first org."""
+    block, = readme.page_blocks("management-api.md", "## The arraylake client", "python")
+    scope = readme.run_python(block, floe)
+    assert scope["values"].tolist() == [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5]
 
 
 def test_no_key_outside_a_repos_prefix_is_reachable_and_others_get_403(floe, org, client):
