@@ -256,6 +256,10 @@ def test_admin_walks_and_edits(floe, seeded, browser, shots):
     expect(page.get_by_role("cell", name=quoted)).to_be_visible()
     page.get_by_role("link", name="stations").click()
     expect(page.locator("#table-identifier")).to_have_text(f"{NAMESPACE}.stations")
+    # A table without a snapshot opens on its data, which says there is none yet.
+    expect(page.locator("#data-counts")).to_have_text("0 rows in 0 data files (current snapshot)")
+    expect(page.locator("#data-empty")).to_contain_text("no snapshot yet")
+    page.get_by_role("tab", name="Schema").click()
     expect(page.get_by_role("row", name=re.compile(r"station\s+string\s+required.*ICAO code")))\
         .to_be_visible()
     expect(page.get_by_role("row", name=re.compile(r"^lat\s+double\s+required"))).to_be_visible()
@@ -274,6 +278,19 @@ def test_admin_walks_and_edits(floe, seeded, browser, shots):
     page.get_by_role("button", name=f"Copy identifier {quoted}").click()
     expect(page.get_by_role("button", name=f"Copy identifier {quoted}")).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == quoted
+
+    # The first thing a table shows: its rows (read by the server from the current snapshot)
+    # and how many rows and data files it holds.
+    admin.goto(f"/ui/orgs/{org}/namespaces/{NAMESPACE}/tables/{TABLE}")
+    expect(page.get_by_role("tab", name="Data")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#data-counts")).to_have_text("3 rows in 2 data files (current snapshot)")
+    preview = page.locator("#data-preview")
+    expect(preview.get_by_role("columnheader")).to_have_text(["station", "temp_c"])
+    expect(preview.locator("tbody tr")).to_have_count(3)
+    shown = sorted(tuple(row.locator("td").all_text_contents())
+                   for row in preview.locator("tbody tr").all())
+    assert shown == [("KPDX", "13.1"), ("KSEA", "11.5"), ("KSFO", "14.2")], shown
+    admin.shot(shots, "table-data")
 
     # Snapshots: the history table and the server-drawn chart of rows and data files.
     admin.goto(f"/ui/orgs/{org}/namespaces/{NAMESPACE}/tables/{TABLE}?tab=snapshots")
@@ -339,6 +356,9 @@ def test_reader_sees_without_edit_controls(floe, seeded, browser, shots):
     expect(page.get_by_role("button", name="Delete namespace")).to_have_count(0)
     expect(page.get_by_label("Description")).to_have_count(0)
     reader.shot(shots, "reader-namespace")
+    # A reader of the namespace sees the table's rows as well.
+    reader.goto(f"/ui/orgs/{org}/namespaces/{NAMESPACE}/tables/{TABLE}")
+    expect(page.locator("#data-preview tbody tr")).to_have_count(3)
 
     # What the reader may not see does not exist for it.
     response = reader.goto(f"/ui/orgs/{org}/namespaces/web-hidden", refused=True)
@@ -460,6 +480,8 @@ def test_repo_and_admin_pages(floe, seeded, browser, shots):
     admin.goto(f"/ui/orgs/{org}/repos/weather?tab=tables")
     page.get_by_role("link", name="granules").click()
     expect(page.get_by_role("heading", name=re.compile("granules"))).to_be_visible()
+    expect(page.locator("#data-empty")).to_contain_text("no snapshot yet")
+    page.get_by_role("tab", name="Schema").click()
     expect(page.get_by_role("cell", name="cloud", exact=True)).to_be_visible()
     page.get_by_role("navigation", name="Breadcrumb").get_by_role("link", name="weather").click()
     expect(page.get_by_text("Reanalysis fields")).to_be_visible()

@@ -42,6 +42,7 @@ import io.floe.adapters.rest.web.WebUseCases;
 import io.floe.adapters.rest.management.UserRoutes;
 import io.floe.adapters.rest.s3.LocalBucketEndpoint;
 import io.floe.adapters.storage.StorageAdapters;
+import io.floe.adapters.storage.rows.IcebergTableRows;
 import io.floe.adapters.storage.local.LocalPaths;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.model.BucketSpec;
@@ -71,6 +72,7 @@ import io.floe.application.service.access.WebSessionService;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.repo.objects.LocalRepoCredentials;
+import io.floe.application.service.table.TablePreviewService;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.org.OrgDirectoryService;
 import io.floe.domain.OrgName;
@@ -196,7 +198,9 @@ public final class FloeServer implements AutoCloseable {
         identities::findByExternalId, principals, new JooqWebSessionStore(database), ids, clock,
         WEB_SESSION_LIFETIME);
     WebApp web = new WebApp(new WebUseCases(authentication, webSessions, orgDirectory,
-        namespaceModule.management, catalog.views.list(), repoTables.tables.load(), grantService,
+        namespaceModule.management, catalog.views.list(), repoTables.tables.load(),
+        new TablePreviewService(repoTables.tables.load(), orgs, storage, new IcebergTableRows()),
+        grantService,
         memberService, teamService, tokenService, namespaceModule.buckets, repoModule.directory,
         repoModule.browsing), settings.oidc());
 
