@@ -1,8 +1,8 @@
 """The public arraylake client (1.7.0), unchanged, against Floe started from its jar: its org,
 bucket and repo methods and the `al` commands that use them. Namespaces and tables are covered
-by ArraylakeClientTest. A repo on the default (local) bucket is created by Floe and opened with
-Icechunk directly; a repo on an S3-compatible bucket (moto) is created, written and read by the
-client itself with credentials Floe vends for the repo's prefix. What Floe does not have
+by ArraylakeClientTest. Repos on the default (local) bucket and on an S3-compatible bucket (moto)
+are created, written and read by the client itself with credentials Floe vends for the repo's
+prefix: on the local bucket through Floe's own S3 endpoint, which reaches nothing else. What Floe does not have
 (Arraylake's hosted services) answers with a readable error. The tests work in an org of their
 own, which the server's operator (the admin of its first org) creates."""
 
@@ -25,6 +25,8 @@ from arraylake import Client
 from arraylake.exceptions import ArraylakeClientError, ArraylakeValidationError, AuthException
 from arraylake.metastore.http_metastore import HttpMetastore, HttpMetastoreConfig
 from arraylake.types import BucketModifyRequest, OrgActions, RepoOperationMode
+
+import readme
 
 ORG = "arraylake-org"
 ROLE = "arn:aws:iam::123456789012:role/floe-repos"
@@ -123,21 +125,22 @@ def test_the_local_default_bucket_in_the_clients_model(floe, org, client):
     assert [bucket.nickname for bucket in buckets] == ["default"]
     default = client.get_bucket_config(org=ORG, nickname="default")
     assert default.is_default
-    assert (default.platform, default.name) == ("s3-compatible", "floe-local")
+    # An S3 bucket at Floe's own S3 endpoint, whose credentials the client asks Floe for.
+    assert (default.platform, default.name) == ("s3", "floe-local-bucket")
+    assert default.extra_config["endpoint_url"] == service(floe)
+    assert default.extra_config["force_path_style"] is True
+    assert default.auth_config.method == "aws_customer_managed_role"
     directory = default.extra_config["floe_local_directory"]
     assert pathlib.Path(directory) == floe.data_dir / "buckets" / ORG
-    assert default.auth_config is None
 
     # Floe's own clients still see the directory and the platform "local".
     status, own = org.call("GET", f"/orgs/{ORG}/buckets/default")
     assert status == 200 and (own["platform"], own["name"]) == ("local", directory)
 
-    # The endpoint the client's model gives it answers any S3 request with why it cannot.
-    endpoint = default.extra_config["endpoint_url"]
-    assert endpoint.startswith(service(floe))
-    store = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1",
+    # The endpoint answers no request that credentials Floe vended did not sign.
+    store = boto3.client("s3", endpoint_url=service(floe), region_name="us-east-1",
                          aws_access_key_id="x", aws_secret_access_key="y")
-    with pytest.raises(botocore.exceptions.ClientError, match="local bucket of the Floe server"):
+    with pytest.raises(botocore.exceptions.ClientError, match="InvalidAccessKeyId|AccessDenied"):
         store.list_objects_v2(Bucket=default.name)
 
 
@@ -188,7 +191,8 @@ def test_buckets_are_created_updated_made_default_and_deleted_by_the_client(org,
 
 
 def test_repos_on_the_local_bucket(org, client):
-    # Floe creates the repository on its own disk; the client can list, describe and delete it.
+    # Floe creates the repository on its own disk; the client can list, describe, open and
+    # delete it.
     status, body = org.call("POST", f"/orgs/{ORG}/repos",
                         {"name": "stations", "description": "Station metadata"})
     assert status == 201, body
@@ -209,19 +213,9 @@ def test_repos_on_the_local_bucket(org, client):
         client.modify_repo(f"{ORG}/stations", add_metadata={"region": "US"})
     assert "online" in org.al("repo", "get-status", f"{ORG}/stations")
 
-    # The client cannot reach a directory of the server; the error says how to open it instead,
-    # and that way works.
-    with pytest.raises(ArraylakeClientError, match="local_filesystem_storage") as refused:
-        client.get_repo(f"{ORG}/stations")
-    assert "406" in str(refused.value)
-    path = str(refused.value).split('local_filesystem_storage(\\"')[1].split('\\")')[0]
-    opened = icechunk.Repository.open(icechunk.local_filesystem_storage(path))
+    # The client opens the repository Floe made, through Floe's S3 endpoint.
+    opened = client.get_repo(f"{ORG}/stations")
     assert [branch for branch in opened.list_branches()] == ["main"]
-    assert "local_filesystem_storage" in org.al("repo", "tree", f"{ORG}/stations", expect=1)
-
-    with pytest.raises(ArraylakeClientError, match="directory of the Floe server"):
-        client.create_repo(f"{ORG}/on-disk")
-    assert client.list_repos(ORG)[0].name == "stations" and len(client.list_repos(ORG)) == 1
 
     client.delete_repo(f"{ORG}/stations", imsure=True, imreallysure=True)
     assert len(client.list_repos(ORG)) == 0
@@ -233,6 +227,95 @@ def test_repos_on_the_local_bucket(org, client):
     assert "cannot restore" in org.al("repo", "delete", f"{ORG}/stations", "--confirm",
                                       "--immediate")
     assert len(client.list_repos(ORG, include_ghosts=True)) == 0
+
+
+def test_the_client_creates_writes_and_reads_a_repo_on_the_local_bucket(floe, org, client):
+    """The embedded default, out of the box: the client creates the repository itself, writes
+    and reads arrays with zarr through Floe's S3 endpoint, and Python icechunk opens it with what
+    Floe vends for it (GET /repos/{org}/{repo}/open)."""
+    repo = client.create_repo(f"{ORG}/ocean", description="Sea surface")
+    session = repo.writable_session("main")
+    temperatures = zarr.group(store=session.store).create_array(
+        "sst", shape=(8,), chunks=(4,), dtype="f4")
+    temperatures[:] = np.arange(8, dtype="f4") / 2
+    snapshot = session.commit("first fields")
+
+    prefix = client.get_repo_object(f"{ORG}/ocean").prefix
+    directory = floe.data_dir / "buckets" / ORG / prefix
+    assert (directory / "repo").is_file()
+    assert any((directory / "manifests").iterdir())
+    status, log = org.call("GET", f"/orgs/{ORG}/repos/ocean/log")
+    assert status == 200 and log["commits"][0]["id"] == snapshot
+
+    reopened = client.get_repo(f"{ORG}/ocean")
+    values = zarr.open_group(reopened.readonly_session("main").store, mode="r")["sst"]
+    assert values[:].tolist() == [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5]
+    assert "sst" in org.al("repo", "tree", f"{ORG}/ocean")
+
+    status, opened = org.call("GET", f"/repos/{ORG}/ocean/open")
+    assert status == 200, opened
+    bucket, keys = opened["repo_bucket"], opened["repo_credentials"]
+    storage = icechunk.s3_storage(
+        bucket=bucket["name"], prefix=opened["repo_prefix"],
+        region=bucket["extra_config"]["region_name"],
+        endpoint_url=bucket["extra_config"]["endpoint_url"], allow_http=True,
+        force_path_style=True, access_key_id=keys["aws_access_key_id"],
+        secret_access_key=keys["aws_secret_access_key"])
+    direct = icechunk.Repository.open(storage)
+    assert zarr.open_group(direct.readonly_session("main").store, mode="r")["sst"][3] == 1.5
+
+    client.delete_repo(f"{ORG}/ocean", imsure=True, imreallysure=True, immediate=True)
+    assert "ocean" not in {r.name for r in client.list_repos(ORG, include_ghosts=True)}
+
+
+def test_the_documented_client_session_runs_as_written(floe):
+    """docs/management-api.md's arraylake block, against the server's first org."""
+    block, = readme.page_blocks("management-api.md", "## The arraylake client", "python")
+    scope = readme.run_python(block, floe)
+    assert scope["values"].tolist() == [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5]
+
+
+def test_no_key_outside_a_repos_prefix_is_reachable_and_others_get_403(floe, org, client):
+    """Credentials Floe vends for one repo reach that repo's prefix and nothing else; a token
+    without access to a repo gets no credentials, and the endpoint answers 403 to anything it
+    did not sign."""
+    client.create_repo(f"{ORG}/mine")
+    client.create_repo(f"{ORG}/theirs")
+    mine = client.get_repo_object(f"{ORG}/mine").prefix
+    theirs = client.get_repo_object(f"{ORG}/theirs").prefix
+    status, keys = org.call("GET", f"/repos/{ORG}/mine/bucket-credentials")
+    assert status == 200, keys
+    s3 = boto3.client("s3", endpoint_url=service(floe), region_name="us-east-1",
+                      aws_access_key_id=keys["aws_access_key_id"],
+                      aws_secret_access_key=keys["aws_secret_access_key"])
+    s3.put_object(Bucket="floe-local-bucket", Key=f"{mine}/note", Body=b"mine")
+    for key in (f"{theirs}/repo", f"{theirs}/note", "note", f"{mine}x/note"):
+        for attempt in (lambda: s3.get_object(Bucket="floe-local-bucket", Key=key),
+                        lambda: s3.put_object(Bucket="floe-local-bucket", Key=key, Body=b"x"),
+                        lambda: s3.delete_object(Bucket="floe-local-bucket", Key=key)):
+            with pytest.raises(botocore.exceptions.ClientError) as refused:
+                attempt()
+            assert refused.value.response["ResponseMetadata"]["HTTPStatusCode"] == 403, key
+    for prefix in ("", f"{theirs}/"):
+        with pytest.raises(botocore.exceptions.ClientError, match="AccessDenied"):
+            s3.list_objects_v2(Bucket="floe-local-bucket", Prefix=prefix)
+    assert not (floe.data_dir / "buckets" / ORG / theirs / "note").exists()
+
+    # A member who may not open the repo gets no credentials; its token opens nothing.
+    status, member = org.call("POST", f"/orgs/{ORG}/users", {"name": "Rory"})
+    assert status == 201, member
+    status, issued = org.call("POST", f"/orgs/{ORG}/tokens", {"principal_id": member["id"]})
+    assert status == 201, issued
+    status, _ = call(floe, issued["token"], "GET", f"/repos/{ORG}/mine/bucket-credentials")
+    assert status in (403, 404)
+    with_token = boto3.client("s3", endpoint_url=service(floe), region_name="us-east-1",
+                              aws_access_key_id=issued["token"],
+                              aws_secret_access_key=issued["token"])
+    with pytest.raises(botocore.exceptions.ClientError) as refused:
+        with_token.get_object(Bucket="floe-local-bucket", Key=f"{mine}/note")
+    assert refused.value.response["ResponseMetadata"]["HTTPStatusCode"] == 403
+    for name in ("mine", "theirs"):
+        client.delete_repo(f"{ORG}/{name}", imsure=True, imreallysure=True, immediate=True)
 
 
 def test_the_client_creates_writes_and_reads_a_repo_on_s3(org, client, metastore, moto, s3):

@@ -1,8 +1,10 @@
-"""Real engines against a real Floe, each configured by its block of the README's "Connect your
-engine" section: the PyIceberg quickstart, polars and pandas reading it, DuckDB reading it and
-writing tables of its own that PyIceberg and polars read back, and what DuckDB itself refuses."""
+"""Real engines against a real Floe, each configured by its block of "Connect your engine"
+(docs/engines.md): the PyIceberg quickstart, polars and pandas reading it, DuckDB reading it and
+writing tables of its own that PyIceberg and polars read back, and what DuckDB itself refuses;
+and the README's five-minute tour, run as written."""
 
 import re
+import urllib.request
 
 import duckdb
 import polars as pl
@@ -34,7 +36,7 @@ def catalog(floe):
 
 @pytest.fixture(scope="module")
 def observations(catalog, floe):
-    """The README's quickstart, run as written."""
+    """The quickstart of "Connect your engine", run as written."""
     readme.run_python(readme.blocks("PyIceberg")[1], floe, {"catalog": catalog})
     return catalog.load_table(f"{NAMESPACE}.observations")
 
@@ -97,7 +99,7 @@ def test_duckdb_reads_the_same_rows(observations, duck):
 
 
 def test_duckdb_writes_what_pyiceberg_and_polars_read(catalog, observations, duck, floe):
-    """The README's DuckDB writes: CREATE TABLE AS (a staged create, whose table directory on
+    """The documented DuckDB writes: CREATE TABLE AS (a staged create, whose table directory on
     the local bucket exists before DuckDB writes into it), INSERT, UPDATE and DELETE."""
     for statement in readme.sql_statements(readme.blocks("DuckDB")[2]):
         duck.execute(statement)
@@ -147,7 +149,7 @@ def refusals(catalog):
      'syntax error at or near "PARTITIONED"'),
 ])
 def test_what_duckdb_itself_refuses_changes_nothing(refusals, duck, statement, error):
-    """The limits of DuckDB 1.4.4's iceberg extension, as the README lists them."""
+    """The limits of DuckDB 1.4.4's iceberg extension, as the docs list them."""
     before = {name: refusals.load_table(f"duck_refusals.{name}").metadata_location
               for name in ("zoned", "plain")}
     with pytest.raises(duckdb.Error, match=re.escape(error)):
@@ -156,3 +158,21 @@ def test_what_duckdb_itself_refuses_changes_nothing(refusals, duck, statement, e
             for name in ("zoned", "plain")} == before
     assert sorted(refusals.list_tables("duck_refusals")) == [
         ("duck_refusals", "plain"), ("duck_refusals", "zoned")]
+
+
+def test_the_readme_tour_runs_as_written(floe, capsys):
+    """The README's five minutes: connect, create a namespace and a table, append, read back;
+    then the web app answers a browser at the address the tour gives."""
+    scope = {}
+    for block in readme.tour_blocks("python"):
+        readme.run_python(block, floe, scope)
+    assert sorted(row["station"] for row in scope["warm"].to_pylist()) == ["KPDX", "KSFO"]
+    assert "KSFO" in capsys.readouterr().out
+    table = scope["catalog"].load_table("tour.readings")
+    assert len(table.history()) == 1
+    assert table.location().startswith((floe.data_dir / "buckets" / "default").as_uri() + "/")
+    browser = urllib.request.Request(floe.uri.removesuffix("/iceberg") + "/",
+                                     headers={"Accept": "text/html"})
+    with urllib.request.urlopen(browser) as page:
+        assert "text/html" in page.headers["Content-Type"]
+        assert "Sign in" in page.read().decode()

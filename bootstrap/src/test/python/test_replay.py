@@ -18,7 +18,7 @@ from pyiceberg.exceptions import CommitFailedException
 WRITERS = 16
 BATCHES = 10
 ROWS_PER_BATCH = 10
-# The summary property that states which rows a delete is about (see README, "Server-side replay").
+# The summary property that states which rows a delete is about (see docs/catalog.md, "Server-side replay").
 CONFLICT_FILTER = "floe.conflict-detection-filter"
 
 

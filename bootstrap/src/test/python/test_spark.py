@@ -1,5 +1,5 @@
-"""Spark 3.5 with Iceberg's Spark runtime against a real Floe, configured by the README's
-`spark-sql` command line: a partitioned merge-on-read table written with INSERT, MERGE INTO,
+"""Spark 3.5 with Iceberg's Spark runtime against a real Floe, configured by the
+`spark-sql` command line of docs/engines.md: a partitioned merge-on-read table written with INSERT, MERGE INTO,
 UPDATE and DELETE, a view, and the rewrite_data_files and expire_snapshots procedures; PyIceberg
 and DuckDB then read what Spark wrote. Spark starts once for the module."""
 
@@ -12,7 +12,7 @@ from pyiceberg.transforms import IdentityTransform, MonthTransform
 
 import readme
 
-# What running inside a test adds to the README's configuration: a local executor, no web UI,
+# What running inside a test adds to the documented configuration: a local executor, no web UI,
 # loopback only, and a driver JVM that compiles with C1 alone, which a short-lived JVM on a busy
 # machine finishes sooner with.
 TEST_RUNTIME = {

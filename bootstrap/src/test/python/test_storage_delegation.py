@@ -20,6 +20,7 @@ from moto.sts.models import sts_backends
 from pyiceberg.catalog.rest import RestCatalog
 
 import readme
+import s3_vending
 
 ROLE = "arn:aws:iam::123456789012:role/floe-tables"
 SERVER_KEY, SERVER_SECRET = "floe-server-key", "floe-server-secret"
@@ -330,29 +331,9 @@ def test_a_table_on_a_gcs_bucket(floe):
 
 @pytest.fixture
 def vending_checked(moto):
-    """Makes moto check every request's signature and IAM permissions, as S3 and STS do, and
-    yields the server's key pair (allowed S3 and AssumeRole) and a role whose sessions may use
-    S3: the setup of a bucket that vends credentials."""
-    iam = boto3.client("iam", endpoint_url=moto, region_name="us-east-1",
-                       aws_access_key_id="setup", aws_secret_access_key="setup")
-    iam.create_user(UserName="floe-vending-server")
-    iam.put_user_policy(UserName="floe-vending-server", PolicyName="s3-and-sts",
-                        PolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": [
-                            {"Effect": "Allow", "Action": ["s3:*", "sts:AssumeRole"],
-                             "Resource": "*"}]}))
-    key = iam.create_access_key(UserName="floe-vending-server")["AccessKey"]
-    role = iam.create_role(RoleName="floe-duckdb-tables", AssumeRolePolicyDocument=json.dumps({
-        "Version": "2012-10-17", "Statement": [
-            {"Effect": "Allow", "Principal": {"AWS": "*"}, "Action": "sts:AssumeRole"}]}))
-    iam.put_role_policy(RoleName="floe-duckdb-tables", PolicyName="s3",
-                        PolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": [
-                            {"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}))
-    before = moto_settings.INITIAL_NO_AUTH_ACTION_COUNT
-    moto_settings.INITIAL_NO_AUTH_ACTION_COUNT = 0
-    try:
-        yield key["AccessKeyId"], key["SecretAccessKey"], role["Role"]["Arn"]
-    finally:
-        moto_settings.INITIAL_NO_AUTH_ACTION_COUNT = before
+    """Moto checking every signature, a server key pair and a role whose sessions may use S3."""
+    with s3_vending.vending_identity(moto, "floe-duckdb-tables") as identity:
+        yield identity
 
 
 def test_duckdb_writes_on_s3_with_vended_credentials(floe, moto, vending_checked):

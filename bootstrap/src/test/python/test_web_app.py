@@ -4,7 +4,7 @@ namespace -> table and org -> repo, edits a description, adds and removes a gran
 revokes a token, looks at the org as a reader, and fails on any console error of any page.
 
 Screenshots of each page go to a temporary directory, or to FLOE_SCREENSHOTS when it is set
-(the README's come from `FLOE_SCREENSHOTS=docs/screenshots`)."""
+(the docs' come from `FLOE_SCREENSHOTS=docs/screenshots`)."""
 
 import os
 import pathlib
@@ -60,7 +60,7 @@ def _nested_schema():
 
 @pytest.fixture(scope="module")
 def seeded(floe):
-    """A namespace and a table with two snapshots, written by PyIceberg as the README says, and a
+    """A namespace and a table with two snapshots, written by PyIceberg as the docs say, and a
     reader who may read the table and nothing else."""
     catalog = readme.pyiceberg_catalog(floe)
     catalog.create_namespace(NAMESPACE, properties={"owner": "science"})
@@ -225,7 +225,7 @@ def test_admin_walks_and_edits(floe, seeded, browser, shots):
     grants = _api(floe, "GET", f"/orgs/{org}/grants?namespace={NAMESPACE}").json()
     assert not any(g.get("table") == TABLE for g in grants), grants
 
-    # Connect: the README's configuration lines, with this server's URI and warehouse.
+    # Connect: the configuration lines of docs/engines.md, with this server's URI and warehouse.
     page.get_by_role("tab", name="Connect").click()
     duck = page.locator("#connect-duckdb").text_content()
     for line in readme.blocks("DuckDB")[1].splitlines():
@@ -237,6 +237,17 @@ def test_admin_walks_and_edits(floe, seeded, browser, shots):
     trino = page.locator("#connect-trino").text_content()
     for line in readme.blocks("Trino")[0].splitlines():
         assert readme.for_server(line, floe).replace(floe.token, "ema_...") in trino, line
+    # Copy takes the catalog file alone, which Trino reads as it is; the first query is apart.
+    page.get_by_role("button", name="Copy the Trino snippet").click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == trino
+    assert all(line.startswith("#") or "=" in line for line in copied.splitlines() if line), \
+        copied
+    expect(page.locator("#connect-trino-then")).to_have_text(
+        f'SHOW TABLES FROM floe."{NAMESPACE}";')
+    page.get_by_role("button", name="Copy the Spark snippet").click()
+    assert page.evaluate("navigator.clipboard.readText()") == spark
+    assert "SHOW TABLES" not in spark
     admin.shot(shots, "namespace-connect")
 
     # Table page: identifier with copy button, nested schema, partition spec, sort order.
@@ -245,6 +256,10 @@ def test_admin_walks_and_edits(floe, seeded, browser, shots):
     expect(page.get_by_role("cell", name=quoted)).to_be_visible()
     page.get_by_role("link", name="stations").click()
     expect(page.locator("#table-identifier")).to_have_text(f"{NAMESPACE}.stations")
+    # A table without a snapshot opens on its data, which says there is none yet.
+    expect(page.locator("#data-counts")).to_have_text("0 rows in 0 data files (current snapshot)")
+    expect(page.locator("#data-empty")).to_contain_text("no snapshot yet")
+    page.get_by_role("tab", name="Schema").click()
     expect(page.get_by_role("row", name=re.compile(r"station\s+string\s+required.*ICAO code")))\
         .to_be_visible()
     expect(page.get_by_role("row", name=re.compile(r"^lat\s+double\s+required"))).to_be_visible()
@@ -263,6 +278,19 @@ def test_admin_walks_and_edits(floe, seeded, browser, shots):
     page.get_by_role("button", name=f"Copy identifier {quoted}").click()
     expect(page.get_by_role("button", name=f"Copy identifier {quoted}")).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == quoted
+
+    # The first thing a table shows: its rows (read by the server from the current snapshot)
+    # and how many rows and data files it holds.
+    admin.goto(f"/ui/orgs/{org}/namespaces/{NAMESPACE}/tables/{TABLE}")
+    expect(page.get_by_role("tab", name="Data")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#data-counts")).to_have_text("3 rows in 2 data files (current snapshot)")
+    preview = page.locator("#data-preview")
+    expect(preview.get_by_role("columnheader")).to_have_text(["station", "temp_c"])
+    expect(preview.locator("tbody tr")).to_have_count(3)
+    shown = sorted(tuple(row.locator("td").all_text_contents())
+                   for row in preview.locator("tbody tr").all())
+    assert shown == [("KPDX", "13.1"), ("KSEA", "11.5"), ("KSFO", "14.2")], shown
+    admin.shot(shots, "table-data")
 
     # Snapshots: the history table and the server-drawn chart of rows and data files.
     admin.goto(f"/ui/orgs/{org}/namespaces/{NAMESPACE}/tables/{TABLE}?tab=snapshots")
@@ -328,6 +356,9 @@ def test_reader_sees_without_edit_controls(floe, seeded, browser, shots):
     expect(page.get_by_role("button", name="Delete namespace")).to_have_count(0)
     expect(page.get_by_label("Description")).to_have_count(0)
     reader.shot(shots, "reader-namespace")
+    # A reader of the namespace sees the table's rows as well.
+    reader.goto(f"/ui/orgs/{org}/namespaces/{NAMESPACE}/tables/{TABLE}")
+    expect(page.locator("#data-preview tbody tr")).to_have_count(3)
 
     # What the reader may not see does not exist for it.
     response = reader.goto(f"/ui/orgs/{org}/namespaces/web-hidden", refused=True)
@@ -422,7 +453,7 @@ def test_repo_and_admin_pages(floe, seeded, browser, shots):
     admin = _sign_in(context, floe, floe.token)
     page = admin.page
 
-    # The org home with both kinds side by side (the README's screenshot).
+    # The org home with both kinds side by side (the docs' screenshot).
     expect(page.get_by_role("link", name="weather")).to_be_visible()
     expect(page.get_by_text("Reanalysis fields")).to_be_visible()
     expect(page.get_by_role("link", name=NAMESPACE)).to_be_visible()
@@ -449,6 +480,8 @@ def test_repo_and_admin_pages(floe, seeded, browser, shots):
     admin.goto(f"/ui/orgs/{org}/repos/weather?tab=tables")
     page.get_by_role("link", name="granules").click()
     expect(page.get_by_role("heading", name=re.compile("granules"))).to_be_visible()
+    expect(page.locator("#data-empty")).to_contain_text("no snapshot yet")
+    page.get_by_role("tab", name="Schema").click()
     expect(page.get_by_role("cell", name="cloud", exact=True)).to_be_visible()
     page.get_by_role("navigation", name="Breadcrumb").get_by_role("link", name="weather").click()
     expect(page.get_by_text("Reanalysis fields")).to_be_visible()

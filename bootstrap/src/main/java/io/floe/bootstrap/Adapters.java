@@ -48,6 +48,7 @@ import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.port.out.SoftDeleteStore;
 import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.application.security.IdentityCheckedStorage;
+import io.floe.application.service.repo.objects.LocalRepoCredentials;
 import io.floe.domain.Namespace;
 import io.floe.domain.Repo;
 import java.time.Clock;
@@ -95,10 +96,14 @@ record Adapters(
     SoftDeleteStore<Repo> repoDeletes,
     JooqDroppedTableClaimStore droppedTableClaims,
     AdvisoryLocks locks,
+    // The S3 credentials of repos on local buckets, signed with a key derived from the sealing key.
+    LocalRepoCredentials localRepoCredentials,
     // The background threads the server needs; each is kept alive, and /ready reports it down.
     Workers workers) {
 
   private static final int DATABASE_POOL_SIZE = 16;
+  /** What the key of local buckets' S3 credentials is derived for from the sealing key. */
+  private static final String LOCAL_CREDENTIALS_KEY = "floe local bucket s3 credentials v1";
 
   /**
    * Opens the database (starting the embedded PostgreSQL unless an external one is configured)
@@ -171,6 +176,8 @@ record Adapters(
         JooqSoftDeleteStore.repos(database),
         new JooqDroppedTableClaimStore(database),
         new AdvisoryLocks(database),
+        new LocalRepoCredentials(cipher.currentKey().derive(LOCAL_CREDENTIALS_KEY), clock,
+            StorageAdapters.DEFAULT_CREDENTIAL_LIFETIME),
         workers);
   }
 }

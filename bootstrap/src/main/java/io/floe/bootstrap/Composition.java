@@ -6,7 +6,7 @@ import io.floe.adapters.rest.MetricsRoutes;
 import io.floe.adapters.rest.ServiceInfoRoutes;
 import io.floe.adapters.rest.iceberg.IcebergRoutes;
 import io.floe.adapters.rest.management.HostedServiceRoutes;
-import io.floe.adapters.rest.management.LocalBucketEndpoint;
+import io.floe.adapters.rest.s3.LocalBucketEndpoint;
 import io.floe.adapters.rest.web.WebPaths;
 import io.floe.adapters.storage.local.LocalPaths;
 import io.floe.application.port.out.LifecycleProbe;
@@ -73,7 +73,7 @@ final class Composition implements AutoCloseable {
             repos.routes(access.authentication, namespaces.buckets),
             namespaces.routes(access.authentication), access.routes(),
             audit.routes(access.authentication, access.policy),
-            orgs.routes(access.authentication), access.userRoutes(), new LocalBucketEndpoint(),
+            orgs.routes(access.authentication), access.userRoutes(), new LocalBucketEndpoint(repos.objects),
             // Last: its patterns are broad, and Floe's own routes must win over them.
             new HostedServiceRoutes()),
         Optional.of(web.app), adapters.metrics());

@@ -40,8 +40,8 @@ final class NamespaceModule {
         lifecycle.creation, adapters.ids(), clock, policy);
     NamespaceDeletion deletion = new NamespaceDeletion(namespaces, lifecycle.namespaceLifecycle,
         lifecycle.namespaceDeletes, lifecycle.deletion, database, clock, policy, publisher);
-    this.icebergNamespaces = new NamespaceService(namespaces, creation, deletion, database, clock,
-        policy, publisher, locator, repoNamespaces);
+    this.icebergNamespaces = new NamespaceService(namespaces, adapters.orgs(), creation, deletion,
+        database, clock, policy, publisher, locator, repoNamespaces);
     this.management = new NamespaceManagementService(creation, deletion,
         adapters.namespaceDirectory(), lifecycle.namespaceLifecycle, database, clock, policy,
         publisher);

@@ -16,14 +16,15 @@ import io.floe.application.service.repo.RepoLifecycleService;
 import io.floe.application.service.repo.RepoDescriptionService;
 import io.floe.application.service.repo.RepoGarbageCollectionService;
 import io.floe.application.service.repo.RepoOpeningService;
+import io.floe.application.service.repo.objects.RepoObjectsService;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
 import java.util.function.Consumer;
 
 /**
  * The wiring of an org's Icechunk repos: their use cases on the lifecycle repos share with
- * namespaces (crash-safe create, soft delete, cleanup), browsing their repositories, and
- * collecting their garbage.
+ * namespaces (crash-safe create, soft delete, cleanup), browsing their repositories, collecting
+ * their garbage, and the objects of repos on local buckets that Floe's S3 endpoint serves.
  */
 final class RepoModule {
   final RepoLifecycleService lifecycle;
@@ -32,6 +33,7 @@ final class RepoModule {
   final RepoOpeningService opening;
   final RepoDescriptionService descriptions;
   final RepoGarbageCollectionService garbage;
+  final RepoObjectsService objects;
 
   RepoModule(Adapters adapters, Clock clock, AccessPolicy policy, ChangePublisher publisher,
       LifecycleModule lifecycle, MetadataFiles metadataFiles) {
@@ -43,7 +45,10 @@ final class RepoModule {
         adapters.database(), adapters.ids(), clock, policy, publisher);
     this.directory = new RepoDirectoryService(orgRepos, store, policy, clock);
     this.browsing = new RepoBrowsingService(orgRepos, icechunk);
-    this.opening = new RepoOpeningService(directory, adapters.storage());
+    this.opening = new RepoOpeningService(directory, adapters.storage(),
+        adapters.localRepoCredentials());
+    this.objects = new RepoObjectsService(adapters.localRepoCredentials(), adapters.orgs(),
+        adapters.storage());
     this.descriptions = new RepoDescriptionService(directory, store, publisher);
     this.garbage = new RepoGarbageCollectionService(orgRepos, policy, adapters.repoReachability(),
         metadataFiles, adapters.storage(), publisher, clock);

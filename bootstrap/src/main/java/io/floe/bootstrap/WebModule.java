@@ -4,7 +4,9 @@ import io.floe.adapters.rest.iceberg.TableUseCases;
 import io.floe.adapters.rest.iceberg.ViewUseCases;
 import io.floe.adapters.rest.web.WebApp;
 import io.floe.adapters.rest.web.WebUseCases;
+import io.floe.adapters.storage.rows.IcebergTableRows;
 import io.floe.application.service.access.WebSessionService;
+import io.floe.application.service.table.TablePreviewService;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -25,7 +27,10 @@ final class WebModule {
         adapters.browserIdentityTokens(), adapters.identities(),
         adapters.principals(), adapters.webSessions(), adapters.ids(), clock, SESSION_LIFETIME);
     this.app = new WebApp(new WebUseCases(access.authentication, sessions, orgs.directory,
-        namespaces.management, views.list(), tables.load(), access.grants, access.members,
+        namespaces.management, views.list(), tables.load(),
+        new TablePreviewService(tables.load(), adapters.orgs(), adapters.storage(),
+            new IcebergTableRows()),
+        access.grants, access.members,
         access.teams, access.tokens, namespaces.buckets, repos.directory, repos.browsing),
         settings.oidc());
   }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * The one list of Iceberg conformance tests Floe does not run, each with its reason. It applies to
  * every runner of the suites: {@code CatalogTests} and {@code ViewCatalogTests} through Floe's own
- * subclasses and through the REST Compatibility Kit. The README lists the same exclusions.
+ * subclasses and through the REST Compatibility Kit. docs/catalog.md lists the same exclusions.
  */
 public final class ConformanceExclusions implements ExecutionCondition {
   private static final String CLIENT_CHOSEN_LOCATION = "the test writes files at a location the "

@@ -21,13 +21,13 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's Java block ("Connect your engine", Java), run as written against a Floe on its
+ * The Java block of "Connect your engine" (docs/engines.md), run as written against a Floe on its
  * defaults: only the catalog URI and the admin token are swapped for the running server's.
  */
 @FloeServerTest
 class ReadmeJavaClientTest {
   private static final Pattern JAVA_BLOCK =
-      Pattern.compile("(?ms)^### Java\\b.*?^```java\\n(.*?)^```$");
+      Pattern.compile("(?ms)^## Java\\b.*?^```java\\n(.*?)^```$");
   private static final Pattern PROPERTY = Pattern.compile("\"([^\"]+)\",\\s*\"([^\"]+)\"");
   private static final Schema SCHEMA = new Schema(
       Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -72,12 +72,10 @@ class ReadmeJavaClientTest {
   }
 
   private static String readmeJavaBlock() throws IOException {
-    Path readme = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent()
-        .resolve("README.md");
-    String text = Files.readString(readme);
-    String section = text.substring(text.indexOf("## Connect your engine"));
-    Matcher block = JAVA_BLOCK.matcher(section);
-    assertThat(block.find()).as("README has a ```java block under '### Java'").isTrue();
+    Path engines = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent()
+        .resolve("docs/engines.md");
+    Matcher block = JAVA_BLOCK.matcher(Files.readString(engines));
+    assertThat(block.find()).as("docs/engines.md has a ```java block under '## Java'").isTrue();
     return block.group(1);
   }
 

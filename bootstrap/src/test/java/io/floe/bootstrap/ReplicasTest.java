@@ -27,7 +27,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two Floe servers on one external PostgreSQL, set up as the README's "Running several replicas"
+ * Two Floe servers on one external PostgreSQL, set up as docs/replicas.md
  * says (the same database, data directory and secret key): commits through both are
  * linearizable, what one commits the other loads at once, and while one commits to a table the
  * other keeps loading its other tables from memory.

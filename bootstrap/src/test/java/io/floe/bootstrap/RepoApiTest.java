@@ -219,18 +219,26 @@ class RepoApiTest {
   }
 
   @Test
-  void aRepoTheClientWouldCreateItselfCannotGoToALocalBucket() {
-    ManagementApi.Reply refused = api.post("/orgs/" + org + "/repos",
+  void aRepoTheClientCreatesItselfOnALocalBucketIsOpenedThroughFloesS3Endpoint() {
+    ManagementApi.Reply registered = api.post("/orgs/" + org + "/repos",
         Map.of("name", "by-client", "create_mode", "register"));
-    assertThat(refused.status()).isEqualTo(400);
-    assertThat(refused.body().get("detail").asText()).contains("directory of the Floe server");
-    assertThat(api.get(repoPath("by-client")).status()).isEqualTo(404);
-    // The name was never taken.
-    createRepo("by-client", null);
+    assertThat(registered.status()).as("%s", registered.body()).isEqualTo(201);
 
     ManagementApi.Reply opened = api.get("/repos/" + org + "/by-client/open");
-    assertThat(opened.status()).isEqualTo(406);
-    assertThat(opened.body().get("detail").asText()).contains("local_filesystem_storage");
+    assertThat(opened.status()).as("%s", opened.body()).isEqualTo(200);
+    JsonNode bucket = opened.body().get("repo_bucket");
+    assertThat(bucket.get("platform").asText()).isEqualTo("s3");
+    assertThat(bucket.get("name").asText()).isEqualTo("floe-local-bucket");
+    assertThat(bucket.at("/extra_config/endpoint_url").asText())
+        .isEqualTo("http://127.0.0.1:" + server.port());
+    assertThat(bucket.at("/extra_config/force_path_style").asBoolean()).isTrue();
+    assertThat(bucket.at("/auth_config/method").asText()).isEqualTo("aws_customer_managed_role");
+    assertThat(opened.body().get("repo_prefix").asText())
+        .isEqualTo(registered.body().get("prefix").asText());
+    JsonNode credentials = opened.body().get("repo_credentials");
+    assertThat(credentials.get("aws_access_key_id").asText()).startsWith("FLOE");
+    assertThat(credentials.get("aws_secret_access_key").asText()).isNotEmpty();
+    assertThat(credentials.get("expiration").asText()).isNotEmpty();
     assertThat(api.post("/orgs/" + org + "/repos/import", Map.of("name", "x")).status())
         .isEqualTo(406);
   }

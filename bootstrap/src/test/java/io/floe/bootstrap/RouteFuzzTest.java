@@ -46,10 +46,10 @@ class RouteFuzzTest {
       + "|PSQLException|SQL \\[|ERROR: |\\tat |java\\.lang\\.|NullPointerException"
       + "|DateTimeException|Exception: ");
   private static final AtomicInteger NAMES = new AtomicInteger();
-  /** The S3 endpoint local buckets have in the arraylake client's model; it speaks S3. */
+  /** The S3 endpoint of local buckets; it speaks S3. */
   private static final String LOCAL_BUCKET_ENDPOINT = "/floe-local-bucket";
-  private static final Pattern S3_ERROR = Pattern.compile(
-      "^<\\?xml[^>]*>\\s*<Error><Code>[A-Za-z]+</Code><Message>[^<]+</Message></Error>\\s*$");
+  private static final Pattern S3_ERROR = Pattern.compile("^<\\?xml[^>]*>\\s*<Error><Code>[A-Za-z]+"
+      + "</Code><Message>[^<]+</Message>(<[A-Za-z]+>[^<]*</[A-Za-z]+>)*</Error>\\s*$");
 
   @TempDir static Path directory;
   private static TestFloe floe;

@@ -27,6 +27,12 @@ public record Namespace(
   /** The Iceberg property engines write for {@code COMMENT ON SCHEMA}. */
   public static final String COMMENT_PROPERTY = "comment";
 
+  /**
+   * The property that tells engines where the namespace's tables live: the server's, answered on
+   * load and never stored.
+   */
+  public static final String LOCATION_PROPERTY = "location";
+
   public Namespace {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(orgId, "orgId");

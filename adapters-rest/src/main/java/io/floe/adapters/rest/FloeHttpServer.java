@@ -51,6 +51,10 @@ public final class FloeHttpServer implements AutoCloseable {
       config.router.ignoreTrailingSlashes = true;
       config.jetty.threadPool = RequestThreads.pool();
       config.jetty.modifyHttpConfiguration(RequestThreads::limitRates);
+      // Header values exactly as sent: Jetty's cache of common headers otherwise matches them
+      // ignoring case and hands back its own spelling (text/plain;charset=utf-8), which breaks the
+      // S3 endpoint's check of signatures that cover them.
+      config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheCaseSensitive(true));
       config.jetty.modifyServer(server -> {
         server.setStopTimeout(STOP_TIMEOUT_MS);
         server.setHandler(new GracefulHandler(

@@ -17,8 +17,10 @@ import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.MetadataFileIoProvider;
 import io.floe.application.port.out.RequestSigner;
+import io.floe.application.port.out.StreamingBucketStorage;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.StoragePath;
+import io.floe.domain.StoragePlatform;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -64,6 +66,13 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
       case GCS -> new GcsBucketStorage(gcsClients.get(bucket), bucket);
       default -> throw new UnsupportedPlatformException(bucket);
     };
+  }
+
+  /** Local buckets are served over Floe's own S3 endpoint, from their files. */
+  @Override
+  public Optional<StreamingBucketStorage> streaming(BucketConfig bucket) {
+    return bucket.platform() == StoragePlatform.LOCAL
+        ? Optional.of(new LocalBucketStorage(Path.of(bucket.bucket()))) : Optional.empty();
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.MetadataFileIoProvider;
 import io.floe.application.port.out.RequestSigner;
+import io.floe.application.port.out.StreamingBucketStorage;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.StoragePath;
 import java.time.Clock;
@@ -58,6 +59,11 @@ public final class IdentityCheckedStorage implements BucketStorageProvider,
   @Override
   public BucketStorage open(BucketConfig bucket) {
     return buckets.open(usable(bucket));
+  }
+
+  @Override
+  public Optional<StreamingBucketStorage> streaming(BucketConfig bucket) {
+    return buckets.streaming(usable(bucket));
   }
 
   @Override

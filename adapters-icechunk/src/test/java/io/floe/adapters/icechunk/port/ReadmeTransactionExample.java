@@ -12,8 +12,8 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.io.FileIO;
 
 /**
- * The README's example of one commit for arrays and tables ("Arrays and tables in one commit"):
- * the README's block is the body of {@link #ingest}, between the markers, character for
+ * The documented example of one commit for arrays and tables (docs/repos.md, "Arrays and tables
+ * in one commit"): the page's block is the body of {@link #ingest}, between the markers, character for
  * character (RepoTransactionTest checks it and runs it).
  */
 final class ReadmeTransactionExample {

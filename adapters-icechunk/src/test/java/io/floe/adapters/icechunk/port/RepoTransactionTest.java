@@ -241,9 +241,10 @@ class RepoTransactionTest {
   }
 
   private static String readmeBlock() throws Exception {
-    Matcher m = Pattern.compile("(?ms)^### Arrays and tables in one commit \\(Java\\).*?^```java\\n"
-        + "(.*?)^```$").matcher(Files.readString(repoRoot().resolve("README.md")));
-    assertThat(m.find()).as("README section 'Arrays and tables in one commit (Java)'").isTrue();
+    Matcher m = Pattern.compile("(?ms)^## Arrays and tables in one commit \\(Java\\).*?^```java\\n"
+        + "(.*?)^```$").matcher(Files.readString(repoRoot().resolve("docs/repos.md")));
+    assertThat(m.find()).as("docs/repos.md section 'Arrays and tables in one commit (Java)'")
+        .isTrue();
     return m.group(1);
   }
 

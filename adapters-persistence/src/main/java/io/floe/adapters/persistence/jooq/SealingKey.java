@@ -66,6 +66,20 @@ public final class SealingKey {
     return id;
   }
 
+  /**
+   * Key material for another {@code purpose}, derived from this key (HMAC-SHA256 of the purpose):
+   * the one secret every server is given configures the others too, and none of them reveals it.
+   */
+  public byte[] derive(String purpose) {
+    try {
+      javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(key.getEncoded(), "HmacSHA256"));
+      return mac.doFinal(purpose.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   public String source() {
     return source;
   }

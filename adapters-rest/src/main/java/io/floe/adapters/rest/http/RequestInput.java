@@ -3,6 +3,7 @@ package io.floe.adapters.rest.http;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.floe.adapters.rest.s3.LocalBucketEndpoint;
 import io.floe.domain.StorableText;
 import io.javalin.http.ContentTooLargeResponse;
 import io.javalin.http.Context;
@@ -24,10 +25,11 @@ import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
  * The one check every request passes before a route sees it: its path segments, query
- * parameters and form fields are valid percent-encoded UTF-8, its body is valid UTF-8, and none of
- * it holds text that Floe cannot keep ({@link StorableText}: a NUL or an unpaired surrogate), not
- * even inside a JSON string or once decoded. A violation is a 400 naming the path segment, the
- * query parameter, the form field or the JSON field.
+ * parameters and form fields are valid percent-encoded UTF-8, its body is valid UTF-8 (but for
+ * the S3 endpoint's, which are objects), and none of it holds text that Floe cannot keep
+ * ({@link StorableText}: a NUL or an unpaired surrogate), not even inside a JSON string or once
+ * decoded. A violation is a 400 naming the path segment, the query parameter, the form field or
+ * the JSON field.
  *
  * <p>Path and query are checked before any route runs. The body is read and checked once the
  * route has authenticated its caller ({@code RequestTracing.authenticated}), or when a route that
@@ -62,6 +64,10 @@ public final class RequestInput {
       decode(segments[i], false, "the path segment '" + printable(segments[i]) + "'");
     }
     requireStorableParameters(ctx.queryString(), "query parameter");
+    if (carriesObjects(ctx.path())) {
+      // Object bytes, streamed by the S3 endpoint to storage: not text, and no size of ours.
+      return;
+    }
     refuseAnnouncedOversizedBody(ctx);
     if (BODILESS.contains(ctx.path()) && announcesBody(ctx)) {
       ctx.header("Connection", "close");
@@ -91,6 +97,12 @@ public final class RequestInput {
 
   private static boolean announcesBody(Context ctx) {
     return ctx.req().getContentLengthLong() > 0 || ctx.header("Transfer-Encoding") != null;
+  }
+
+  /** Whether {@code path} is the S3 endpoint's, whose bodies are objects. */
+  private static boolean carriesObjects(String path) {
+    return path.equals(LocalBucketEndpoint.PATH)
+        || path.startsWith(LocalBucketEndpoint.PATH + "/");
   }
 
   /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.floe.application.model.Invalid;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
+import io.floe.adapters.rest.s3.LocalBucketEndpoint;
 import io.floe.domain.StoragePlatform;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -18,16 +19,18 @@ import java.util.Optional;
  * {@code auth}) stay beside them, so one body serves both.
  *
  * <p>A local bucket (a directory of the server) has no place in that model. The client sees it
- * as an S3-compatible bucket named {@value #LOCAL_NAME} whose endpoint is Floe's
- * {@value #LOCAL_ENDPOINT_PATH} route, which answers every S3 request with an explanation instead
- * of data, and whose directory is {@code extra_config.floe_local_directory}. The repo routes refuse
- * to hand such a bucket to the client for reading or writing, with the same explanation.
+ * as an S3 bucket named {@value LocalBucketEndpoint#BUCKET} at Floe's own S3 endpoint (the
+ * server's address, path-style) with a customer-managed role, so that it asks the repo's
+ * credentials routes for credentials: Floe vends its own, scoped to the repo's prefix, which
+ * that endpoint accepts ({@link LocalBucketEndpoint}). The directory is
+ * {@code extra_config.floe_local_directory}.
  */
 final class ArraylakeBuckets {
-  /** The bucket name a local bucket has in the client's model. */
-  static final String LOCAL_NAME = "floe-local";
-  /** The S3 endpoint of local buckets in the client's model: answers with an explanation. */
-  static final String LOCAL_ENDPOINT_PATH = "/floe-local-bucket";
+  /** The region the endpoint of local buckets signs for; it serves one place only. */
+  static final String LOCAL_REGION = "us-east-1";
+  /** The role a local bucket has in the client's model: the client asks Floe for credentials. */
+  static final String LOCAL_ROLE_ACCOUNT = "floe";
+  static final String LOCAL_ROLE_NAME = "floe-local-bucket";
 
   private ArraylakeBuckets() {}
 
@@ -40,7 +43,7 @@ final class ArraylakeBuckets {
     return switch (bucket.platform()) {
       case S3 -> "s3";
       case S3_COMPATIBLE -> vendsForRole(bucket) ? "s3" : "s3-compatible";
-      case LOCAL -> "s3-compatible";
+      case LOCAL -> "s3";
       case GCS -> "gs";
       case AZURE -> "azure";
     };
@@ -48,7 +51,8 @@ final class ArraylakeBuckets {
 
   /** The bucket name as the client's model accepts it: no directory path for a local bucket. */
   static String name(BucketConfig bucket) {
-    return bucket.platform() == StoragePlatform.LOCAL ? LOCAL_NAME : bucket.bucket();
+    return bucket.platform() == StoragePlatform.LOCAL ? LocalBucketEndpoint.BUCKET
+        : bucket.bucket();
   }
 
   /**
@@ -58,7 +62,8 @@ final class ArraylakeBuckets {
   static Map<String, Object> extraConfig(BucketConfig bucket, String serverUrl) {
     Map<String, Object> config = new LinkedHashMap<>();
     if (bucket.platform() == StoragePlatform.LOCAL) {
-      endpoint(config, serverUrl + LOCAL_ENDPOINT_PATH);
+      config.put("region_name", LOCAL_REGION);
+      endpoint(config, serverUrl);
       config.put("force_path_style", true);
       config.put("floe_local_directory", bucket.bucket());
       return config;
@@ -86,7 +91,8 @@ final class ArraylakeBuckets {
   static Map<String, Object> authConfig(BucketConfig bucket) {
     BucketCredentials credentials = bucket.credentials();
     if (bucket.platform() == StoragePlatform.LOCAL) {
-      return null;
+      return Map.of("method", "aws_customer_managed_role", "external_customer_id",
+          LOCAL_ROLE_ACCOUNT, "external_role_name", LOCAL_ROLE_NAME);
     }
     if (credentials.kind() == BucketCredentials.Kind.NONE) {
       return Map.of("method", "anonymous");
@@ -108,11 +114,10 @@ final class ArraylakeBuckets {
 
   /**
    * Refuses a repo the client means to create itself on a bucket it gets no credentials for,
-   * before anything is claimed. A local bucket is left to the repo use case, which refuses it for
-   * every client.
+   * before anything is claimed.
    */
   static void requireClientCanWrite(BucketConfig bucket) {
-    if (bucket.platform() != StoragePlatform.LOCAL && !clientGetsCredentials(bucket)) {
+    if (!clientGetsCredentials(bucket)) {
       throw new UnsupportedOperationException(String.format("The arraylake client cannot create "
           + "a repo on bucket '%s': Floe can vend it credentials only for a bucket with a role "
           + "to assume (auth.role_arn on S3), and this one has none. Add a role, or let Floe "

@@ -15,7 +15,6 @@ import io.floe.application.port.in.repo.RepoDirectoryUseCase;
 import io.floe.application.port.in.repo.RepoLifecycleUseCase;
 import io.floe.application.security.OrgContext;
 import io.floe.domain.BucketConfig;
-import io.floe.domain.StoragePlatform;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -146,21 +145,11 @@ public final class ArraylakeRepoRoutes implements Consumer<RoutesConfig> {
   }
 
   /**
-   * The repo with its credentials, if the client can reach its bucket: not a directory of the
-   * server, which only Icechunk on the server's machine can open.
+   * The repo with credentials for its prefix: the cloud's, or on a local bucket Floe's own, for
+   * its S3 endpoint.
    */
   private RepoAccess readableByClient(OrgContext context, String repo) {
-    RepoAccess access = opening.open(context, repo);
-    BucketConfig bucket = access.repo().bucket();
-    if (bucket.platform() == StoragePlatform.LOCAL) {
-      throw new UnsupportedOperationException(String.format("Repo '%s' is on bucket '%s', a "
-          + "directory of the Floe server, which the arraylake client cannot open. Open it with "
-          + "Icechunk on the server's machine, icechunk.Repository.open(icechunk."
-          + "local_filesystem_storage(\"%s\")), or keep the client's repos on an object-store "
-          + "bucket (bucket_config_nickname=...)", access.repo().repo().name(),
-          bucket.nickname(), access.repo().locationUri().replaceFirst("^file://", "")));
-    }
-    return access;
+    return opening.open(context, repo);
   }
 
   /** Vended credentials in the client's shape for the bucket's platform. */

@@ -1,13 +1,14 @@
 package io.floe.adapters.rest.web;
 
 import io.floe.adapters.rest.web.view.Snippet;
+import io.floe.adapters.rest.web.view.Snippet.FirstQuery;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The Connect tab's configuration for each engine, as the README's "Connect your engine" writes it
- * (the browser test holds the two to each other), filled in with this server's catalog URI and
+ * The Connect tab's configuration for each engine, as "Connect your engine" (docs/engines.md)
+ * writes it (the browser test holds the two to each other), filled in with this server's catalog URI and
  * the org as warehouse, and with a first query on the namespace or table at hand. The token stays
  * a placeholder: a page never shows a secret.
  */
@@ -23,12 +24,13 @@ final class ConnectSnippets {
       Optional<String> table) {
     return List.of(
         new Snippet("PyIceberg", "python", "connect-pyiceberg",
-            pyIceberg(catalogUri, warehouse, namespace, table)),
+            pyIceberg(catalogUri, warehouse, namespace, table), Optional.empty()),
         new Snippet("DuckDB", "sql", "connect-duckdb",
-            duckDb(catalogUri, warehouse, namespace, table)),
-        new Snippet("Spark", "sh", "connect-spark", spark(catalogUri, warehouse, namespace, table)),
-        new Snippet("Trino", "properties", "connect-trino", trino(catalogUri, warehouse,
-            namespace, table)));
+            duckDb(catalogUri, warehouse, namespace, table), Optional.empty()),
+        new Snippet("Spark", "sh", "connect-spark", spark(catalogUri, warehouse),
+            Optional.of(new FirstQuery("spark-sql", "sql", sparkQuery(namespace, table)))),
+        new Snippet("Trino", "properties", "connect-trino", trino(catalogUri, warehouse),
+            Optional.of(new FirstQuery("Trino", "sql", trinoQuery(namespace, table)))));
   }
 
   private static String pyIceberg(String uri, String warehouse, String namespace,
@@ -52,11 +54,13 @@ final class ConnectSnippets {
         + ", SECRET floe_token);\n" + use + "\n";
   }
 
-  private static String spark(String uri, String warehouse, String namespace,
-      Optional<String> table) {
-    String use = table.map(name -> "SELECT * FROM floe." + sql(namespace, '`') + "."
+  private static String sparkQuery(String namespace, Optional<String> table) {
+    return table.map(name -> "SELECT * FROM floe." + sql(namespace, '`') + "."
             + sql(name, '`') + " LIMIT 10;")
         .orElse("SHOW TABLES IN floe." + sql(namespace, '`') + ";");
+  }
+
+  private static String spark(String uri, String warehouse) {
     return "spark-sql --packages " + SPARK_RUNTIME + " \\\n"
         + "  --conf spark.sql.extensions=org.apache.iceberg.spark.extensions"
         + ".IcebergSparkSessionExtensions \\\n"
@@ -64,15 +68,20 @@ final class ConnectSnippets {
         + "  --conf spark.sql.catalog.floe.type=rest \\\n"
         + "  --conf spark.sql.catalog.floe.uri=" + uri + " \\\n"
         + "  --conf spark.sql.catalog.floe.warehouse=" + warehouse + " \\\n"
-        + "  --conf spark.sql.catalog.floe.token=" + TOKEN + "\n\n"
-        + "-- then, in spark-sql:\n" + use + "\n";
+        + "  --conf spark.sql.catalog.floe.token=" + TOKEN + "\n";
   }
 
-  private static String trino(String uri, String warehouse, String namespace,
-      Optional<String> table) {
-    String use = table.map(name -> "SELECT * FROM floe." + sql(namespace, '"') + "."
+  private static String trinoQuery(String namespace, Optional<String> table) {
+    return table.map(name -> "SELECT * FROM floe." + sql(namespace, '"') + "."
             + sql(name, '"') + " LIMIT 10;")
         .orElse("SHOW TABLES FROM floe." + sql(namespace, '"') + ";");
+  }
+
+  /**
+   * Trino's catalog file, whole: the AWS SDK needs a region even for files on the server's disk,
+   * and the local file system serves the default bucket's {@code file://} locations.
+   */
+  private static String trino(String uri, String warehouse) {
     return "# etc/catalog/floe.properties\n"
         + "connector.name=iceberg\n"
         + "iceberg.catalog.type=rest\n"
@@ -81,8 +90,10 @@ final class ConnectSnippets {
         + "iceberg.rest-catalog.security=OAUTH2\n"
         + "iceberg.rest-catalog.oauth2.token=" + TOKEN + "\n"
         + "iceberg.rest-catalog.vended-credentials-enabled=true\n"
-        + "fs.native-s3.enabled=true\n\n"
-        + "-- then, in Trino:\n" + use + "\n";
+        + "fs.native-s3.enabled=true\n"
+        + "s3.region=us-east-1\n"
+        + "fs.native-local.enabled=true\n"
+        + "local.location=/\n";
   }
 
   /** A Python string literal. */

@@ -7,6 +7,7 @@ import io.floe.adapters.rest.web.view.SpecRow;
 import io.floe.adapters.rest.web.view.Tab;
 import io.floe.adapters.rest.web.view.TablePage;
 import io.floe.application.port.in.table.LoadTableUseCase;
+import io.floe.application.port.in.table.PreviewTableUseCase;
 import io.floe.application.security.OrgContext;
 import io.floe.domain.TableIdentifierSyntax;
 import io.floe.domain.TableName;
@@ -30,18 +31,21 @@ import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
 
 /**
  * The table page, from the table's current metadata as {@code loadTable} gives it to engines
- * (with the same access check, and no storage credentials): schema, partition spec, sort order,
- * snapshots with their chart, properties, and Connect.
+ * (with the same access check, and no storage credentials): the first rows of its current
+ * snapshot (read by the server), schema, partition spec, sort order, snapshots with their chart,
+ * properties, and Connect.
  */
 final class TableView {
   static final String PATH = NamespaceView.PATH + "/tables/{table}";
 
   private final WebHandlers handlers;
   private final LoadTableUseCase tables;
+  private final PreviewTableUseCase previews;
 
-  TableView(WebHandlers handlers, LoadTableUseCase tables) {
+  TableView(WebHandlers handlers, LoadTableUseCase tables, PreviewTableUseCase previews) {
     this.handlers = handlers;
     this.tables = tables;
+    this.previews = previews;
   }
 
   void register(RoutesConfig routes) {
@@ -67,7 +71,7 @@ final class TableView {
         r.chrome(ns + "." + name, List.of(repo.isPresent()
             ? new Crumb(ns, WebPaths.repo(org, repo.get()))
             : new Crumb(ns, WebPaths.namespace(org, ns)), new Crumb(name, null))),
-        tabs(r.query("tab").orElse("schema")),
+        tabs(r.query("tab").orElse("data")),
         ns, name, new TableIdentifierSyntax(ns, name).format(),
         metadata.location(), Integer.toString(metadata.formatVersion()), metadata.uuid(),
         SchemaRows.of(schema, openedField(r), number(r.query("fields")),
@@ -77,7 +81,8 @@ final class TableView {
         newestFirst(history, current),
         SnapshotChart.of(history),
         properties(metadata.properties()),
-        ConnectSnippets.of(NamespaceView.catalogUri(r.http()), org, ns, Optional.of(name))));
+        ConnectSnippets.of(NamespaceView.catalogUri(r.http()), org, ns, Optional.of(name)),
+        previews.preview(context, TableIdentifier.of(ns, name))));
   }
 
   /**
@@ -153,8 +158,8 @@ final class TableView {
   }
 
   private static List<Tab> tabs(String wanted) {
-    List<String> ids = List.of("schema", "snapshots", "properties", "connect");
-    String open = ids.contains(wanted) ? wanted : "schema";
+    List<String> ids = List.of("data", "schema", "snapshots", "properties", "connect");
+    String open = ids.contains(wanted) ? wanted : "data";
     return ids.stream().map(id -> new Tab(id, Character.toUpperCase(id.charAt(0))
         + id.substring(1), id.equals(open))).toList();
   }

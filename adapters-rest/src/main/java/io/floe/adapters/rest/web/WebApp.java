@@ -38,7 +38,7 @@ public final class WebApp implements Consumer<RoutesConfig> {
         useCases.grants(), useCases.members());
     new NamespaceForms(handlers, namespace, useCases.namespaces(), useCases.grants(), home::show)
         .register(routes);
-    new TableView(handlers, useCases.tables()).register(routes);
+    new TableView(handlers, useCases.tables(), useCases.previews()).register(routes);
     new RepoView(handlers, useCases.repos(), useCases.browseRepos()).register(routes);
     new AdminPages(handlers, useCases.members(), useCases.teams(), useCases.tokens(),
         useCases.buckets()).register(routes);

@@ -12,6 +12,7 @@ import io.floe.application.port.in.org.OrgsUseCase;
 import io.floe.application.port.in.repo.BrowseRepoUseCase;
 import io.floe.application.port.in.repo.RepoDirectoryUseCase;
 import io.floe.application.port.in.table.LoadTableUseCase;
+import io.floe.application.port.in.table.PreviewTableUseCase;
 import io.floe.application.port.in.view.ListViewsUseCase;
 import java.util.Objects;
 
@@ -26,6 +27,7 @@ public record WebUseCases(
     NamespaceManagementUseCase namespaces,
     ListViewsUseCase views,
     LoadTableUseCase tables,
+    PreviewTableUseCase previews,
     GrantsUseCase grants,
     MembersUseCase members,
     TeamsUseCase teams,
@@ -41,6 +43,7 @@ public record WebUseCases(
     Objects.requireNonNull(namespaces, "namespaces");
     Objects.requireNonNull(views, "views");
     Objects.requireNonNull(tables, "tables");
+    Objects.requireNonNull(previews, "previews");
     Objects.requireNonNull(grants, "grants");
     Objects.requireNonNull(members, "members");
     Objects.requireNonNull(teams, "teams");

@@ -1,9 +1,15 @@
 package io.floe.adapters.storage.local;
 
+import io.floe.application.model.PreconditionFailedException;
+import io.floe.application.model.StoredObjectContent;
+import io.floe.application.model.StoredObjectInfo;
+import io.floe.application.model.WritePrecondition;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.ListedObject;
+import io.floe.application.port.out.RefusedLocationException;
 import io.floe.application.port.out.StorageException;
 import io.floe.application.port.out.StoredObject;
+import io.floe.application.port.out.StreamingBucketStorage;
 import io.floe.domain.StoragePath;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -29,6 +36,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
+import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
  * A bucket that is a directory on the local filesystem. Writes go to a temporary file first and
@@ -39,8 +47,13 @@ import java.util.stream.Stream;
  * <p>Keys never reach outside the directory: each is resolved to its real path, symbolic links
  * followed, and refused ({@link io.floe.application.port.out.RefusedLocationException}) unless
  * that lies beneath the directory's real path. What is written is 0640, directories 0750.
+ *
+ * <p>As {@link StreamingBucketStorage} it serves Floe's S3 endpoint: objects stream to and from
+ * their files, and an object's entity tag names the file itself (its inode, size and time of last
+ * write), which every write replaces by renaming a new file into place, so the tag changes with
+ * every write and is read without reading the object.
  */
-public final class LocalBucketStorage implements BucketStorage {
+public final class LocalBucketStorage implements BucketStorage, StreamingBucketStorage {
   /** Lock and temporary files live here, out of every prefix a catalog object can claim. */
   static final String HOUSEKEEPING_DIR = ".floe-local";
 
@@ -203,7 +216,12 @@ public final class LocalBucketStorage implements BucketStorage {
   @Override
   public void delete(StoragePath key) {
     try {
-      Files.deleteIfExists(existingFileOf(key));
+      Path file = existingFileOf(key);
+      if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+        // A prefix of other objects, not an object: there is nothing of that name to delete.
+        return;
+      }
+      Files.deleteIfExists(file);
     } catch (IOException e) {
       throw failure("delete", key, e);
     }
@@ -236,6 +254,277 @@ public final class LocalBucketStorage implements BucketStorage {
   @Override
   public String uri(StoragePath key) {
     return key.isRoot() ? root.toUri().toString() : root.resolve(key.value()).toUri().toString();
+  }
+
+  @Override
+  public Optional<StoredObjectInfo> stat(StoragePath key) {
+    Path file = existingFileOf(key);
+    try {
+      return Optional.of(infoOf(key, readRegularFile(file)));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw failure("read", key, e);
+    }
+  }
+
+  @Override
+  public Optional<StoredObjectContent> read(StoragePath key, long offset, long length) {
+    Path file = existingFileOf(key);
+    // The tag and the bytes must be of one file: a write renames a new file into place, so the
+    // file opened is the one whose attributes were read on both sides of the open.
+    for (int attempt = 0; attempt < 3; attempt++) {
+      InputStream in = null;
+      try {
+        BasicFileAttributes before = readRegularFile(file);
+        in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS);
+        BasicFileAttributes after = readRegularFile(file);
+        if (!sameFile(before, after)) {
+          in.close();
+          continue;
+        }
+        long size = after.size();
+        long start = Math.min(Math.max(offset, 0), size);
+        long count = length < 0 ? size - start : Math.min(length, size - start);
+        in.skipNBytes(start);
+        InputStream bounded = new BoundedInputStream(in, count);
+        in = null;
+        return Optional.of(new StoredObjectContent(infoOf(key, after), start, count, bounded));
+      } catch (NoSuchFileException e) {
+        return Optional.empty();
+      } catch (IOException e) {
+        throw failure("read", key, e);
+      } finally {
+        closeQuietly(in);
+      }
+    }
+    throw new StorageException("'" + key + "' in local bucket " + root + " kept changing while "
+        + "it was being opened");
+  }
+
+  @Override
+  public StoredObjectInfo write(StoragePath key, InputStream data, long length,
+      WritePrecondition precondition) {
+    Path target = targetFileOf(key);
+    Path temp = null;
+    try {
+      temp = writeTemp(data, length);
+      StoredObjectInfo written = infoOf(key, Files.readAttributes(temp,
+          BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+      if (precondition.isNone()) {
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE,
+            StandardCopyOption.REPLACE_EXISTING);
+      } else if (precondition.ifMatch().isEmpty()
+          && precondition.ifNoneMatch().equals(Optional.of(WritePrecondition.ANY))) {
+        // Create-if-absent: a hard link is made atomically and fails if the target exists.
+        try {
+          Files.createLink(target, temp);
+        } catch (FileAlreadyExistsException e) {
+          throw new PreconditionFailedException("an object exists at '" + key + "'");
+        }
+      } else {
+        replaceIfHolds(key, target, temp, precondition);
+      }
+      LocalPaths.syncDirectory(target.getParent());
+      return written;
+    } catch (FileSystemException e) {
+      throw keyConflict(key).orElseThrow(() -> failure("write", key, e));
+    } catch (IOException e) {
+      throw failure("write", key, e);
+    } finally {
+      deleteQuietly(temp);
+    }
+  }
+
+  /** Compares and replaces under the lock {@link #putIfVersion} takes for the same key. */
+  private void replaceIfHolds(StoragePath key, Path target, Path temp,
+      WritePrecondition precondition) throws IOException {
+    Path lockPath = lockFileOf(key);
+    ReentrantLock lock = KEY_LOCKS.computeIfAbsent(lockPath, k -> new ReentrantLock());
+    lock.lock();
+    try (FileChannel lockFile = FileChannel.open(lockPath,
+        Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+        LocalPaths.fileAttributes());
+        FileLock ignored = lockFile.lock()) {
+      if (!precondition.holdsFor(stat(key).map(StoredObjectInfo::etag))) {
+        throw new PreconditionFailedException("the object at '" + key + "' does not match the "
+            + "write's precondition");
+      }
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public List<StoredObjectInfo> list(StoragePath prefix, Optional<String> startAfter, int limit) {
+    Path dir = directoryOf(prefix);
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS) || limit <= 0) {
+      return List.of();
+    }
+    List<Path> files;
+    try (Stream<Path> walk = Files.walk(dir)) {
+      files = walk.filter(path -> Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)).toList();
+    } catch (NoSuchFileException e) {
+      return List.of();
+    } catch (IOException | java.io.UncheckedIOException e) {
+      throw new StorageException("could not list '" + prefix + "' in local bucket " + root + ": "
+          + e.getMessage(), e);
+    }
+    List<StoredObjectInfo> out = new ArrayList<>();
+    files.stream().map(this::keyOf)
+        .filter(key -> !key.value().startsWith(HOUSEKEEPING_DIR + "/"))
+        .filter(key -> startAfter.map(after -> key.value().compareTo(after) > 0).orElse(true))
+        .sorted((a, b) -> a.value().compareTo(b.value()))
+        .forEachOrdered(key -> {
+          if (out.size() < limit) {
+            stat(key).ifPresent(out::add);
+          }
+        });
+    return out;
+  }
+
+  private BasicFileAttributes readRegularFile(Path file) throws IOException {
+    BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
+        LinkOption.NOFOLLOW_LINKS);
+    if (!attributes.isRegularFile()) {
+      throw new NoSuchFileException(file.toString());
+    }
+    return attributes;
+  }
+
+  private static boolean sameFile(BasicFileAttributes a, BasicFileAttributes b) {
+    return java.util.Objects.equals(a.fileKey(), b.fileKey()) && a.size() == b.size()
+        && a.lastModifiedTime().equals(b.lastModifiedTime());
+  }
+
+  private static StoredObjectInfo infoOf(StoragePath key, BasicFileAttributes attributes) {
+    String identity = attributes.fileKey() + "|" + attributes.size() + "|"
+        + attributes.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS);
+    return new StoredObjectInfo(key, attributes.size(),
+        attributes.lastModifiedTime().toInstant(),
+        versionOf(identity.getBytes(java.nio.charset.StandardCharsets.UTF_8)).substring(0, 32));
+  }
+
+  /**
+   * Where {@code key} is written: its parent directories are created, and a parent that is an
+   * object already (S3 allows both {@code a} and {@code a/b}; a directory cannot) is refused.
+   */
+  private Path targetFileOf(StoragePath key) {
+    try {
+      return fileOf(key);
+    } catch (RefusedLocationException e) {
+      throw e;
+    } catch (StorageException e) {
+      throw keyConflict(key).orElseThrow(() -> e);
+    }
+  }
+
+  /**
+   * Why {@code key} cannot hold an object on a filesystem, if that is why a write failed: it is
+   * a directory (a prefix of other objects), or one of its parents is a file (an object).
+   */
+  private Optional<BadRequestException> keyConflict(StoragePath key) {
+    Path target = root.resolve(key.value());
+    if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+      return Optional.of(new BadRequestException("The key '%s' is a prefix of other objects in "
+          + "this local bucket, which cannot also hold an object of that name", key));
+    }
+    for (Path parent = target.getParent(); parent != null && parent.startsWith(root)
+        && !parent.equals(root); parent = parent.getParent()) {
+      if (Files.isRegularFile(parent, LinkOption.NOFOLLOW_LINKS)) {
+        return Optional.of(new BadRequestException("The key '%s' lies beneath an object of this "
+            + "local bucket, which cannot also be a prefix of other objects", key));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Path writeTemp(InputStream data, long length) throws IOException {
+    Path temps = housekeeping("tmp");
+    Path temp = temps.resolve(UUID.randomUUID().toString());
+    boolean complete = false;
+    try (FileChannel out = FileChannel.open(temp, Set.of(StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+        LocalPaths.fileAttributes())) {
+      LocalPaths.restrict(temp, LocalPaths.FILE_MODE);
+      long copied = 0;
+      byte[] buffer = new byte[64 * 1024];
+      while (copied < length) {
+        int n = readBody(data, buffer, (int) Math.min(buffer.length, length - copied));
+        if (n < 0) {
+          throw new BadRequestException("The object's body ended after %s of the %s bytes it "
+              + "announced", copied, length);
+        }
+        ByteBuffer chunk = ByteBuffer.wrap(buffer, 0, n);
+        while (chunk.hasRemaining()) {
+          out.write(chunk);
+        }
+        copied += n;
+      }
+      // On disk before it is renamed into place, as for every write of this bucket.
+      out.force(true);
+      complete = true;
+      return temp;
+    } finally {
+      if (!complete) {
+        deleteQuietly(temp);
+      }
+    }
+  }
+
+  /** The client's body, whose failure (it went away mid-way) is the client's, not storage's. */
+  private static int readBody(InputStream data, byte[] buffer, int length) {
+    try {
+      return data.read(buffer, 0, length);
+    } catch (IOException e) {
+      throw new BadRequestException("The object's body could not be read: %s", e.getMessage());
+    }
+  }
+
+  private static void closeQuietly(InputStream in) {
+    if (in != null) {
+      try {
+        in.close();
+      } catch (IOException ignored) {
+        // Only a read handle: nothing to undo.
+      }
+    }
+  }
+
+  /** The first {@code remaining} bytes of a stream, then its end. */
+  private static final class BoundedInputStream extends java.io.FilterInputStream {
+    private long remaining;
+
+    BoundedInputStream(InputStream in, long remaining) {
+      super(in);
+      this.remaining = remaining;
+    }
+
+    @Override
+    public int read() throws IOException {
+      if (remaining <= 0) {
+        return -1;
+      }
+      int b = super.read();
+      if (b >= 0) {
+        remaining--;
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+      if (remaining <= 0) {
+        return -1;
+      }
+      int n = super.read(buffer, offset, (int) Math.min(length, remaining));
+      if (n > 0) {
+        remaining -= n;
+      }
+      return n;
+    }
   }
 
   /** Resolves a key to a file, creating its parent directories, and never outside the root. */

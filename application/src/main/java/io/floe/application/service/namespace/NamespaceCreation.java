@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
@@ -34,6 +35,7 @@ public final class NamespaceCreation {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(bucketNickname, "bucketNickname");
       properties = Map.copyOf(properties);
+      NamespaceProperties.requireSettable(properties.keySet());
       Objects.requireNonNull(description, "description");
       metadata = Map.copyOf(metadata);
       Objects.requireNonNull(visibility, "visibility");
@@ -66,10 +68,12 @@ public final class NamespaceCreation {
   }
 
   /**
-   * Creates the namespace; {@code result} is what the caller's API answers, recorded with the
-   * namespace for a request sent with an idempotency key.
+   * Creates the namespace; {@code result} makes what the caller's API answers from the new
+   * namespace and its bucket, recorded with the namespace for a request sent with an idempotency
+   * key.
    */
-  public Namespace create(OrgContext context, Request request, Object result) {
+  public <R> R create(OrgContext context, Request request,
+      BiFunction<Namespace, BucketConfig, R> result) {
     authorize(context);
     BucketConfig bucket = chooseBucket(context, request.bucketNickname());
     Instant now = clock.instant();
@@ -77,11 +81,12 @@ public final class NamespaceCreation {
         bucket.id(), prefixes.namespacePrefix(bucket, request.name()), request.properties(),
         request.description(), request.metadata(), request.visibility(), now, now,
         Optional.empty());
+    R answer = result.apply(namespace, bucket);
     creation.create(context, new PrefixOwnerCreation.NewOwner(
             new PrefixClaim.Owner(PrefixClaim.OwnerKind.NAMESPACE, namespace.id()),
             namespace.orgId(), namespace.name(), bucket, namespace.prefix(), now, true),
-        () -> { }, () -> namespaces.insert(namespace), result);
-    return namespace;
+        () -> { }, () -> namespaces.insert(namespace), answer);
+    return answer;
   }
 
   private BucketConfig chooseBucket(OrgContext context, Optional<CatalogName> nickname) {

@@ -59,7 +59,7 @@ public final class NamespaceManagementService implements NamespaceManagementUseC
   public NamespaceDetails create(OrgContext context, CreateNamespaceCommand command) {
     creation.create(context, new NamespaceCreation.Request(command.name(),
         command.bucketNickname(), command.properties(), command.description(), command.metadata(),
-        command.visibility()), null);
+        command.visibility()), (namespace, bucket) -> null);
     return get(context, command.name());
   }
 

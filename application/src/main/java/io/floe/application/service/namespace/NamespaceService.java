@@ -8,6 +8,7 @@ import io.floe.application.model.AuditedChange;
 import io.floe.application.model.DeleteCommand;
 import io.floe.application.port.in.namespace.IcebergNamespacesUseCase;
 import io.floe.application.port.out.NamespaceStore;
+import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.UnitOfWork;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
@@ -17,6 +18,7 @@ import io.floe.application.service.repo.tables.RepoNamespace;
 import io.floe.application.service.repo.tables.RepoNamespaces;
 import io.floe.application.service.repo.tables.RepoTableRefusals;
 import io.floe.domain.Action;
+import io.floe.domain.BucketConfig;
 import io.floe.domain.CatalogName;
 import io.floe.domain.InvalidNameException;
 import io.floe.domain.Visibility;
@@ -52,6 +54,7 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
   static final String REPO_PHASE = "@repos:";
 
   private final NamespaceStore namespaces;
+  private final OrgStore orgs;
   private final NamespaceCreation creation;
   private final NamespaceDeletion deletion;
   private final UnitOfWork unitOfWork;
@@ -61,10 +64,11 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
   private final CatalogLocator locator;
   private final RepoNamespaces repos;
 
-  public NamespaceService(NamespaceStore namespaces, NamespaceCreation creation,
+  public NamespaceService(NamespaceStore namespaces, OrgStore orgs, NamespaceCreation creation,
       NamespaceDeletion deletion, UnitOfWork unitOfWork, Clock clock, AccessPolicy policy,
       ChangePublisher publisher, CatalogLocator locator, RepoNamespaces repos) {
     this.namespaces = namespaces;
+    this.orgs = orgs;
     this.creation = creation;
     this.deletion = deletion;
     this.unitOfWork = unitOfWork;
@@ -134,27 +138,29 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
   @Override
   public CreateNamespaceResponse create(OrgContext context, CreateNamespaceRequest request) {
     CatalogName name = FlatIdentifiers.namespaceName(request.namespace());
-    Map<String, String> properties = request.properties();
+    Map<String, String> properties = new HashMap<>(request.properties());
+    if (properties.containsKey(null) || properties.containsValue(null)) {
+      throw new BadRequestException("Property names and values must not be null");
+    }
     creation.authorize(context);
     Optional<ChangePublisher.Replay<CreateNamespaceResponse>> replay =
         publisher.replay(context, CreateNamespaceResponse.class);
     if (replay.isPresent()) {
       return replay.get().result();
     }
-    CreateNamespaceResponse response = CreateNamespaceResponse.builder()
-        .withNamespace(request.namespace()).setProperties(new HashMap<>(properties)).build();
-    creation.create(context, new NamespaceCreation.Request(name,
-        bucketNickname(properties.get(BUCKET_PROPERTY)), properties, Optional.empty(), Map.of(),
-        Visibility.PRIVATE), response);
-    return response;
+    return creation.create(context, new NamespaceCreation.Request(name,
+            bucketNickname(properties.get(BUCKET_PROPERTY)), properties, Optional.empty(),
+            Map.of(), Visibility.PRIVATE),
+        (namespace, bucket) -> CreateNamespaceResponse.builder().withNamespace(request.namespace())
+            .setProperties(NamespaceProperties.answered(namespace, bucket)).build());
   }
 
   @Override
   public GetNamespaceResponse load(OrgContext context, Namespace namespace) {
-    // Iceberg's builders probe for null values, which immutable maps refuse to answer.
     return GetNamespaceResponse.builder().withNamespace(namespace)
         .setProperties(locator.eitherNamespace(context, namespace,
-            found -> new HashMap<>(found.properties()), NamespaceService::properties))
+            found -> NamespaceProperties.answered(found, bucket(found)),
+            NamespaceService::properties))
         .build();
   }
 
@@ -179,6 +185,8 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
       throw new BadRequestException("Property names and values must not be null; "
           + "remove a property to unset it");
     }
+    NamespaceProperties.requireSettable(removals);
+    NamespaceProperties.requireSettable(updates.keySet());
     Set<String> both = new HashSet<>(removals);
     both.retainAll(updates.keySet());
     if (!both.isEmpty()) {
@@ -234,6 +242,11 @@ public final class NamespaceService implements IcebergNamespacesUseCase {
     return locator.eitherNamespace(context, namespace, found -> found, repo -> {
       throw RepoTableRefusals.refusedNamespace(operation, repo);
     });
+  }
+
+  private BucketConfig bucket(io.floe.domain.Namespace namespace) {
+    return orgs.bucket(namespace.bucketId()).orElseThrow(() -> new IllegalStateException(
+        "bucket configuration vanished: " + namespace.bucketId()));
   }
 
   private static Optional<CatalogName> bucketNickname(String nickname) {

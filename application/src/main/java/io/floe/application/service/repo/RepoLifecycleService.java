@@ -26,7 +26,6 @@ import io.floe.domain.PrefixClaim;
 import io.floe.domain.PrefixGenerator;
 import io.floe.domain.Repo;
 import io.floe.domain.StorageLocation;
-import io.floe.domain.StoragePlatform;
 import java.time.Clock;
 import java.util.Optional;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -77,14 +76,9 @@ public final class RepoLifecycleService implements RepoLifecycleUseCase {
   public RepoDetails create(OrgContext context, CreateRepoCommand command) {
     policy.requireAdmin(context, "create repos");
     BucketConfig bucket = chooseBucket(context, command.bucketNickname());
+    // A client writes the repository itself: on a local bucket through Floe's S3 endpoint, with
+    // the credentials Floe vends for the repo's prefix.
     boolean clientWrites = command.initializer() == CreateRepoCommand.Initializer.CLIENT;
-    if (clientWrites && bucket.platform() == StoragePlatform.LOCAL) {
-      throw new BadRequestException("Repo '%s' would be on bucket '%s', a directory of the Floe "
-          + "server that clients cannot write to, so a client cannot create it there. Let Floe "
-          + "create it (POST /orgs/%s/repos without create_mode=register, or 'floe repos create'), "
-          + "or put it on an object-store bucket", command.name(), bucket.nickname(),
-          context.org().name());
-    }
     Repo repo = new Repo(ids.newId(), context.org().id(), command.name(),
         new StorageLocation(bucket.id(), prefixes.repoPrefix(bucket, command.name())),
         command.description(), clock.instant(), Optional.empty());

@@ -30,7 +30,8 @@ final class Lifecycles {
     return new NamespaceCreation(bed.store.orgs(), bed.store.namespaces(),
         creation(bed, LifecycleProbe.NONE), bed.ids, bed.clock, bed.policy())
         .create(bed.admin, new NamespaceCreation.Request(new CatalogName(name), Optional.empty(),
-            Map.of(), Optional.empty(), Map.of(), Visibility.PRIVATE), null);
+            Map.of(), Optional.empty(), Map.of(), Visibility.PRIVATE),
+            (namespace, bucket) -> namespace);
   }
 
   static byte[] bytes(String text) {
