@@ -68,9 +68,7 @@ final class TestFloe implements AutoCloseable {
     Path data = directory.resolve("data");
     return TestSettings.defaults(data)
         .namespaceRecoveryPeriod(Duration.ZERO)
-        .localBucketRoots(List.of(data.resolve("buckets"), directory.resolve("buckets")))
-        // The S3 servers tests run are on loopback, which the operator allows every org's buckets.
-        .bucketIdentities(LOOPBACK_STORAGE);
+        .localBucketRoots(List.of(data.resolve("buckets"), directory.resolve("buckets")));
   }
 
   FloeServer server() {

@@ -47,9 +47,14 @@ final class TestSettings {
     bucketIdentities = base.bucketIdentities();
   }
 
-  /** An operator's defaults with the data in {@code dataDir}, on a free port. */
+  /**
+   * An operator's defaults with the data in {@code dataDir}, on a free port, but for one: bucket
+   * endpoints on 127.0.0.1, where the tests' S3 servers run, are allowed for every org
+   * ({@link TestFloe#LOOPBACK_STORAGE}).
+   */
   static TestSettings defaults(Path dataDir) {
-    return new TestSettings(ServerSettings.defaults(dataDir)).port(0);
+    return new TestSettings(ServerSettings.defaults(dataDir)).port(0)
+        .bucketIdentities(TestFloe.LOOPBACK_STORAGE);
   }
 
   /** {@code settings}, to change some of them. */
