@@ -178,6 +178,15 @@ public final class RouteSlice implements AutoCloseable {
       return error;
     }
 
+    /** The management API's error body, {@code {"detail": "..."}}, checked to be exactly that. */
+    public String detail() {
+      JsonNode json = json();
+      if (!json.path("detail").isTextual() || json.size() != 1 || status < 400) {
+        throw new AssertionError("not a management API error: " + this);
+      }
+      return json.path("detail").asText();
+    }
+
     @Override
     public String toString() {
       return status + " " + body;
