@@ -30,6 +30,8 @@ import io.floe.application.port.in.view.LoadViewUseCase;
 import io.floe.application.port.in.view.RegisterViewUseCase;
 import io.floe.application.port.in.view.RenameViewUseCase;
 import io.floe.application.port.in.view.ReplaceViewUseCase;
+import io.floe.adapters.rest.web.WebApp;
+import io.floe.adapters.rest.web.WebUseCases;
 import io.javalin.config.RoutesConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -88,6 +90,7 @@ public final class RouteSlice implements AutoCloseable {
     private final Calls calls;
     private final AuthenticateUseCase authentication;
     private IcebergNamespacesUseCase namespaces;
+    private Optional<WebApp> web = Optional.empty();
     private TableUseCases tables;
     private ViewUseCases views;
     private final List<Function<AuthenticateUseCase, Consumer<RoutesConfig>>> groups =
@@ -126,6 +129,12 @@ public final class RouteSlice implements AutoCloseable {
       return this;
     }
 
+    /** The web app on these use cases, without an identity provider. */
+    public Builder web(Function<AuthenticateUseCase, WebUseCases> useCases) {
+      this.web = Optional.of(new WebApp(useCases.apply(authentication), Optional.empty()));
+      return this;
+    }
+
     /** A route group, built with the slice's authentication. */
     public Builder routes(Function<AuthenticateUseCase, Consumer<RoutesConfig>> group) {
       groups.add(group);
@@ -149,7 +158,7 @@ public final class RouteSlice implements AutoCloseable {
       return new RouteSlice(new FloeHttpServer(new HealthRoutes(ready),
           new IcebergRoutes(authentication, namespaces, tables, views, Duration.ofMinutes(30),
               MetadataLimits.DEFAULTS),
-          more, Optional.empty(), (method, route, status, millis) -> {}), calls);
+          more, web, (method, route, status, millis) -> {}), calls);
     }
   }
 
@@ -243,7 +252,7 @@ public final class RouteSlice implements AutoCloseable {
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
-    headers.forEach(request::header);
+    headers.forEach(request::setHeader);
     try {
       HttpResponse<String> response = CLIENT.send(request.build(),
           HttpResponse.BodyHandlers.ofString());
