@@ -5,21 +5,29 @@ import static io.floe.adapters.rest.slice.FakeAuthentication.MEMBER;
 import static io.floe.adapters.rest.slice.FakeAuthentication.OUTSIDER;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.adapters.rest.slice.Calls;
 import io.floe.adapters.rest.slice.FakeIcebergNamespaces;
 import io.floe.adapters.rest.slice.RouteSlice;
 import io.floe.adapters.rest.slice.RouteSlice.Answer;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 /** The Iceberg config and namespace routes on in-memory namespaces. */
 class NamespaceRoutesSliceTest {
   private static final String V1 = "/iceberg/v1/acme";
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final Calls CALLS = new Calls();
   private static final FakeIcebergNamespaces NAMESPACES = new FakeIcebergNamespaces(CALLS)
       .with(Namespace.of("sales")).with(Namespace.of("sales", "eu")).with(Namespace.of("busy"));
@@ -47,7 +55,11 @@ class NamespaceRoutesSliceTest {
     assertThat(answer.status()).isEqualTo(200);
     assertThat(answer.json().path("overrides").path("prefix").asText()).isEqualTo("acme");
     assertThat(answer.json().path("idempotency-key-lifetime").asText()).isEqualTo("PT30M");
+    assertThat(answer.json().path("defaults").isObject()).isTrue();
     assertThat(answer.json().path("endpoints")).hasSize(IcebergRoutes.ENDPOINTS.size());
+    assertThat(answer.json().path("endpoints").toString())
+        .contains("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}")
+        .contains("POST /v1/{prefix}/transactions/commit");
   }
 
   @Test
@@ -163,7 +175,7 @@ class NamespaceRoutesSliceTest {
 
   @Test
   void malformedBodiesAre400AndReachNoUseCase() {
-    List<String> bodies = List.of("", "{", "not json", "[]", "{\"namespace\":\"flat\"}",
+    List<String> bodies = List.of("", "{", "not json", "{not json", "[]", "{\"namespace\":\"flat\"}",
         "{\"namespace\":[\"a\"]} {\"namespace\":[\"b\"]}",
         "{\"namespace\":[\"nul\\u0000\"]}", "{\"namespace\":[\"a\"],\"properties\":{\"k\":1}}");
 
@@ -181,6 +193,28 @@ class NamespaceRoutesSliceTest {
 
     assertThat(answer.status()).isEqualTo(413);
     assertThat(answer.icebergError()).isNotNull();
+    assertThat(CALLS.all()).doesNotContain("IcebergNamespaces.create");
+  }
+
+  /** However the client frames a body too large, it reads the 413 and nothing is created. */
+  @RepeatedTest(10)
+  void anOversizedBodyIsRefusedWithA413TheClientReadsWhateverItsFraming() throws Exception {
+    byte[] huge = new byte[9 * 1024 * 1024];
+    URI uri = URI.create("http://127.0.0.1:" + slice.port() + V1 + "/namespaces");
+    HttpRequest announced = HttpRequest.newBuilder(uri)
+        .header("Authorization", "Bearer " + ADMIN)
+        .POST(HttpRequest.BodyPublishers.ofByteArray(huge)).build();
+    // Without a length the client sends it chunked; the server learns the size as it reads.
+    HttpRequest chunked = HttpRequest.newBuilder(uri)
+        .header("Authorization", "Bearer " + ADMIN)
+        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(huge)))
+        .build();
+    for (HttpRequest request : List.of(announced, chunked)) {
+      HttpResponse<String> refused = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+      assertThat(refused.statusCode()).isEqualTo(413);
+      assertThat(new ObjectMapper().readTree(refused.body()).path("error").path("code").asInt())
+          .isEqualTo(413);
+    }
     assertThat(CALLS.all()).doesNotContain("IcebergNamespaces.create");
   }
 

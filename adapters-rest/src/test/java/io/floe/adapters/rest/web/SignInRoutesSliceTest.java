@@ -168,12 +168,15 @@ class SignInRoutesSliceTest {
   }
 
   @Test
-  void aReturnPathOffTheSiteIsNotFollowed() {
-    String form = formToken();
-    Answer answer = signIn(form, form, MEMBER, "//evil.example/steal");
-
-    assertThat(answer.status()).isIn(302, 303);
-    assertThat(answer.header("Location").orElseThrow()).doesNotContain("evil.example");
+  void signInNeverRedirectsToAnotherSite() {
+    for (String next : List.of("https://evil.example/", "//evil.example/x", "/\\evil.example",
+        "javascript:alert(1)")) {
+      String form = formToken();
+      Answer signedIn = signIn(form, form, MEMBER, next);
+      assertThat(signedIn.status()).as(next).isIn(302, 303);
+      assertThat(signedIn.header("Location")).as(next).contains("/");
+      assertThat(sessionCookie(signedIn)).isEqualTo(SECRET);
+    }
   }
 
   @Test

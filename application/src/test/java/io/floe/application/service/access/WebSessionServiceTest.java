@@ -10,6 +10,7 @@ import io.floe.application.port.in.access.WebSessionsUseCase.StartedSession;
 import io.floe.application.port.out.IdentityTokens;
 import io.floe.application.security.OrgContext;
 import io.floe.application.testbed.Testbed;
+import io.floe.domain.ApiToken;
 import io.floe.domain.Role;
 import java.time.Duration;
 import java.util.Optional;
@@ -52,6 +53,10 @@ class WebSessionServiceTest {
   void anInvalidTokenStartsNothingAndAnUnknownSecretResumesNothing() {
     assertThatThrownBy(() -> sessions.signIn("floe_forged"))
         .isInstanceOf(NotAuthorizedException.class);
+    assertThatThrownBy(() -> sessions.signIn(ApiToken.PREFIX + "0".repeat(64)))
+        .isInstanceOf(NotAuthorizedException.class);
+    assertThat(bed.store.webSessions().findBySecretHash(ApiToken.hash(ApiToken.PREFIX
+        + "0".repeat(64)))).isEmpty();
     assertThatThrownBy(() -> sessions.resume("no-such-secret"))
         .isInstanceOf(NotAuthorizedException.class);
     assertThatThrownBy(() -> sessions.resume(" "))
