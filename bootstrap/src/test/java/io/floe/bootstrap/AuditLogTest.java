@@ -268,19 +268,6 @@ class AuditLogTest {
   }
 
   @Test
-  void malformedFiltersAreRefusedWith400() {
-    for (String query : List.of("principal=ada", "action=table.explode", "target_kind=file",
-        "since=yesterday", "until=2026-13-01T00:00:00Z", "since=%2B999999999-12-31T23:59:59Z",
-        "until=-000001-01-01T00:00:00Z", "limit=0", "limit=1001", "limit=many",
-        "page_token=-5", "page_token=abc", "page_token=99999999999999999999", "target=a%00b",
-        "since=2026-01-02T00:00:00Z&until=2026-01-01T00:00:00Z")) {
-      ManagementApi.Reply reply = admin.get(orgPath("/audit?" + query));
-      assertThat(reply.status()).as(query).isEqualTo(400);
-      assertThat(reply.detail()).as(query).isNotEmpty();
-    }
-  }
-
-  @Test
   void operatorsChangesAreRecordedInTheBootstrapOrg() throws Exception {
     ManagementApi operator = new ManagementApi(floe.server().port(),
         Files.readString(floe.settings().adminTokenFile()).strip());

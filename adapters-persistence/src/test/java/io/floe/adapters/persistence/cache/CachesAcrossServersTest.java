@@ -108,7 +108,8 @@ class CachesAcrossServersTest {
         hitsBefore);
 
     new JooqIdentityDirectory(first.database).revokeToken(token.id(), now);
-    Thread.sleep(CacheInvalidations.TRUST.toMillis());
+    withinTrust(() -> second.principals.findTokenByHash(token.secretHash()).orElseThrow()
+        .revokedAt().isPresent());
     assertThat(second.principals.findTokenByHash(token.secretHash()).orElseThrow().revokedAt())
         .isPresent();
     assertThat(first.principals.findTokenByHash(token.secretHash()).orElseThrow().revokedAt())
@@ -145,7 +146,7 @@ class CachesAcrossServersTest {
 
     JooqSoftDeleteStore.namespaces(first.database).markDeleted(namespace.id(), now,
         now.plusSeconds(60), false, false);
-    Thread.sleep(CacheInvalidations.TRUST.toMillis());
+    withinTrust(() -> second.objects.locate(org.id(), namespace.name(), name).isEmpty());
     assertThat(second.objects.locate(org.id(), namespace.name(), name)).isEmpty();
     assertThat(second.namespaces.findLive(org.id(), namespace.name())).isEmpty();
   }
@@ -184,6 +185,18 @@ class CachesAcrossServersTest {
         new StorageLocation(bucket.id(), namespace.prefix().resolve(name)), false, now, now);
     assertThat(first.objects.insert(table)).isTrue();
     return table;
+  }
+
+  /**
+   * Waits for another server's change to arrive, at most {@link CacheInvalidations#TRUST} (the
+   * bound the cache promises); the assertions that follow check it did.
+   */
+  private static void withinTrust(java.util.function.BooleanSupplier arrived)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + CacheInvalidations.TRUST.toNanos();
+    while (!arrived.getAsBoolean() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
   }
 
   private static boolean sleep(long millis) throws InterruptedException {
