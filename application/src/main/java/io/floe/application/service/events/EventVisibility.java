@@ -16,8 +16,8 @@ import java.util.function.Predicate;
  * Which events a reader may see; the one place that decides it, for pulls and for deliveries.
  * Org admins see every event. Anyone else sees the events of a namespace, and of the tables and
  * views in it, when {@link AccessPolicy} lets it read that namespace as it is now; events of
- * anything else (repos, principals, grants, tokens, buckets, the org) and of namespaces that no
- * longer exist are for admins only.
+ * anything else (repos, principals, grants, even grants on a namespace, tokens, buckets, the org)
+ * and of namespaces that no longer exist are for admins only.
  */
 public final class EventVisibility {
   private final NamespaceStore namespaces;
@@ -37,10 +37,20 @@ public final class EventVisibility {
       return event -> true;
     }
     Map<String, Boolean> readable = new HashMap<>();
-    return event -> event.namespace()
+    return event -> isCatalogChange(event) && event.namespace()
         .map(name -> readable.computeIfAbsent(ChangeFilter.key(name),
             key -> mayRead(reader, name)))
         .orElse(false);
+  }
+
+  /**
+   * A change to a namespace, table or view itself: not a grant on one, which names the namespace
+   * as its target but is the org's access control, for admins.
+   */
+  private static boolean isCatalogChange(ChangeEvent event) {
+    String action = event.entry().action();
+    return action.startsWith("namespace.") || action.startsWith("table.")
+        || action.startsWith("view.");
   }
 
   private boolean mayRead(OrgContext reader, String namespace) {
