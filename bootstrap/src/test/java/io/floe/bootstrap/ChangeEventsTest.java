@@ -3,6 +3,8 @@ package io.floe.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,12 +13,14 @@ import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The change feed over HTTP: the Iceberg REST events endpoint and the management API's feed.
@@ -153,6 +157,42 @@ class ChangeEventsTest {
         .containsExactly("table.create");
     JsonNode commits = admin.get(base + "?action=table.create").body();
     assertThat(commits.path("events")).hasSize(1);
+  }
+
+  @Test
+  void aRestartKeepsEveryEventAndItsIdAndOldTokensAreGone(@TempDir Path directory)
+      throws Exception {
+    List<String> before;
+    try (TestFloe own = TestFloe.start(directory)) {
+      TestFloe.Org operators = own.operators();
+      try (RESTCatalog engine = own.catalog(operators, Map.of())) {
+        engine.createNamespace(Namespace.of("kept"));
+        Table table = engine.createTable(TableIdentifier.of("kept", "t"), SCHEMA);
+        table.newAppend().appendFile(file(table, 1)).commit();
+      }
+      JsonNode page = events(new IcebergHttp(own, operators), "{}");
+      before = field(page, "/event-id");
+      assertThat(before).hasSize(3);
+    }
+    try (TestFloe restarted = TestFloe.start(directory)) {
+      IcebergHttp catalog = new IcebergHttp(restarted, restarted.operators());
+      JsonNode page = events(catalog, "{}");
+      assertThat(field(page, "/event-id")).containsExactlyElementsOf(before);
+      String continuation = page.path("continuation-token").asText();
+      JsonNode one = events(catalog, "{\"page-size\":1}");
+      // A reader that keeps asking keeps a fresh token; one left behind past the retention is
+      // gone.
+      restarted.clock().advance(ServerSettings.EVENT_RETENTION.minusMinutes(1));
+      String fresh = events(catalog, "{\"continuation-token\":\"" + continuation + "\"}")
+          .path("continuation-token").asText();
+      restarted.clock().advance(Duration.ofMinutes(2));
+      IcebergHttp.Reply gone = catalog.post("/events", "{\"continuation-token\":\""
+          + one.path("continuation-token").asText() + "\"}");
+      assertThat(gone.status()).as("%s", gone.body()).isEqualTo(410);
+      assertThat(gone.body().at("/error/type").asText()).isEqualTo("ChangeEventsExpiredException");
+      assertThat(events(catalog, "{\"continuation-token\":\"" + fresh + "\"}")
+          .path("events")).isEmpty();
+    }
   }
 
   @Test

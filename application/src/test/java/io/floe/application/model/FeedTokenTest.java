@@ -1,9 +1,8 @@
-package io.floe.application.service.events;
+package io.floe.application.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.floe.application.model.FeedPosition;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;

@@ -1,6 +1,5 @@
-package io.floe.application.service.events;
+package io.floe.application.model;
 
-import io.floe.application.model.FeedPosition;
 import io.floe.domain.StorableText;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
