@@ -5,6 +5,7 @@ import io.floe.adapters.icechunk.port.BucketRepoReachability;
 import io.floe.adapters.persistence.jooq.AdvisoryLocks;
 import io.floe.adapters.persistence.jooq.Database;
 import io.floe.adapters.persistence.jooq.JooqAuditLog;
+import io.floe.adapters.persistence.jooq.JooqChangeFeed;
 import io.floe.adapters.persistence.jooq.JooqCatalogObjectStore;
 import io.floe.adapters.persistence.jooq.JooqDroppedTableClaimStore;
 import io.floe.adapters.persistence.jooq.JooqGrantStore;
@@ -82,6 +83,8 @@ record Adapters(
     IdentityTokens apiIdentityTokens,
     IdentityTokens browserIdentityTokens,
     JooqAuditLog auditLog,
+    // The audit log's rows as the change feed readers follow.
+    JooqChangeFeed changeFeed,
     JooqIdempotencyStore idempotency,
     IcebergResultCodec resultCodec,
     JooqNamespaceDirectory namespaceDirectory,
@@ -162,6 +165,7 @@ record Adapters(
             .<IdentityTokens>map(provider -> new JwksIdentityTokens(provider.forIdTokens()))
             .orElse(IdentityTokens.NONE),
         new JooqAuditLog(database),
+        new JooqChangeFeed(database),
         new JooqIdempotencyStore(database),
         new IcebergResultCodec(),
         new JooqNamespaceDirectory(database),

@@ -63,6 +63,7 @@ final class Composition implements AutoCloseable {
     RepoModule repos = new RepoModule(adapters, clock, access.policy, audit.publisher,
         lifecycle, catalog.files);
     started.push(lifecycle.scheduler(settings, adapters.workers()));
+    EventsModule events = new EventsModule(adapters, settings, clock, access.policy);
     WebModule web = new WebModule(adapters, settings, clock, access, orgs, namespaces,
         catalog.views, catalog.tables, repos);
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(adapters.database(), adapters.workers())),
@@ -73,6 +74,8 @@ final class Composition implements AutoCloseable {
             repos.routes(access.authentication, namespaces.buckets),
             namespaces.routes(access.authentication), access.routes(),
             audit.routes(access.authentication, access.policy),
+            events.icebergRoutes(access.authentication, settings),
+            events.managementRoutes(access.authentication),
             orgs.routes(access.authentication), access.userRoutes(), new LocalBucketEndpoint(repos.objects),
             // Last: its patterns are broad, and Floe's own routes must win over them.
             new HostedServiceRoutes()),

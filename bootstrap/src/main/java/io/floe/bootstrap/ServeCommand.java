@@ -84,6 +84,13 @@ final class ServeCommand implements Callable<Integer> {
           + "(env FLOE_IDEMPOTENCY_KEY_LIFETIME; default: ${DEFAULT-VALUE}).")
   Duration idempotencyLifetime;
 
+  @Option(names = "--event-retention",
+      defaultValue = "${env:FLOE_EVENT_RETENTION:-7d}", paramLabel = "DURATION",
+      converter = Durations.class,
+      description = "How long the change feed serves an event; a continuation token older than "
+          + "this is answered 410 (env FLOE_EVENT_RETENTION; default: ${DEFAULT-VALUE}).")
+  Duration eventRetention;
+
   @Option(names = "--bootstrap-token", defaultValue = "${env:FLOE_BOOTSTRAP_TOKEN}",
       paramLabel = "TOKEN",
       description = "On first start, use this secret as the admin token instead of generating "
@@ -287,7 +294,7 @@ final class ServeCommand implements Callable<Integer> {
         database, recoveryPeriod, idempotencyLifetime,
         Optional.ofNullable(bootstrapToken).filter(token -> !token.isBlank()), oidc(),
         localBucketRoots(), secretKey.settings()).withMetadataLimits(metadataLimits())
-        .withBucketIdentities(bucketIdentities());
+        .withBucketIdentities(bucketIdentities()).withEventRetention(eventRetention);
     FloeServer server = FloeServer.start(settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -35,10 +35,26 @@ public record ServerSettings(
     SecretKeySettings secretKey,
     Duration firstCleanupAfter,
     MetadataLimits metadataLimits,
-    BucketIdentityPolicy.Allowances bucketIdentities) {
+    BucketIdentityPolicy.Allowances bucketIdentities,
+    Duration eventRetention) {
 
   /** When the first cleanup pass runs after a start, finishing what a crash left half done. */
   public static final Duration FIRST_CLEANUP_AFTER = Duration.ofMinutes(1);
+
+  /** How long the change feed serves an event, unless the operator says otherwise. */
+  public static final Duration EVENT_RETENTION = Duration.ofDays(7);
+
+  /** As the canonical constructor, with the change feed's default retention. */
+  public ServerSettings(String bind, int port, Path dataDir, OrgName org,
+      Optional<DatabaseSettings> database, Duration namespaceRecoveryPeriod,
+      Duration idempotencyLifetime, Optional<String> bootstrapToken,
+      Optional<OidcSettings> oidc, List<Path> localBucketRoots, SecretKeySettings secretKey,
+      Duration firstCleanupAfter, MetadataLimits metadataLimits,
+      BucketIdentityPolicy.Allowances bucketIdentities) {
+    this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
+        bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter, metadataLimits,
+        bucketIdentities, EVENT_RETENTION);
+  }
 
   /**
    * As the canonical constructor, with the first cleanup pass a minute after the start, the
@@ -87,6 +103,10 @@ public record ServerSettings(
     if (idempotencyLifetime.isNegative() || idempotencyLifetime.isZero()) {
       throw new IllegalArgumentException("the idempotency-key lifetime must be positive");
     }
+    Objects.requireNonNull(eventRetention, "eventRetention");
+    if (eventRetention.isNegative() || eventRetention.isZero()) {
+      throw new IllegalArgumentException("the event retention must be positive");
+    }
     dataDir = dataDir.toAbsolutePath().normalize();
     Path data = dataDir;
     localBucketRoots = localBucketRoots.isEmpty() ? List.of(data.resolve("buckets"))
@@ -108,27 +128,34 @@ public record ServerSettings(
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities);
+        metadataLimits, bucketIdentities, eventRetention);
   }
 
   public ServerSettings withSecretKey(SecretKeySettings keys) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys, firstCleanupAfter,
-        metadataLimits, bucketIdentities);
+        metadataLimits, bucketIdentities, eventRetention);
   }
 
   /** Settings whose requests and metadata files are bound by {@code limits}. */
   public ServerSettings withMetadataLimits(MetadataLimits limits) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        limits, bucketIdentities);
+        limits, bucketIdentities, eventRetention);
   }
 
   /** What the operator allows bucket configurations of orgs other than the operators' own. */
   public ServerSettings withBucketIdentities(BucketIdentityPolicy.Allowances allowances) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, allowances);
+        metadataLimits, allowances, eventRetention);
+  }
+
+  /** Settings whose change feed serves events for {@code retention}. */
+  public ServerSettings withEventRetention(Duration retention) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        metadataLimits, bucketIdentities, retention);
   }
 
   public Path adminTokenFile() {

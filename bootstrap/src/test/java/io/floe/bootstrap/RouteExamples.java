@@ -58,6 +58,10 @@ final class RouteExamples {
       Map.entry("POST " + NAMESPACE + "/register",
           "{\"name\":\"fuzzed\",\"metadata-location\":\"${ordersMetadata}\"}"),
       Map.entry("POST " + ICEBERG + "/tables/rename", rename("orders")),
+      Map.entry("POST " + ICEBERG + "/events", "{\"page-size\":10,\"after-timestamp-ms\":0,"
+          + "\"operation-types\":[\"update-table\",\"create-namespace\"],"
+          + "\"catalog-objects-by-name\":[[\"sales\"],[\"sales\",\"orders\"]],"
+          + "\"object-types\":[\"table\",\"namespace\"]}"),
       Map.entry("POST " + ICEBERG + "/transactions/commit", "{\"table-changes\":[{"
           + "\"identifier\":{\"namespace\":[\"sales\"],\"name\":\"orders\"},\"requirements\":"
           + "[{\"type\":\"assert-table-uuid\",\"uuid\":\"${ordersUuid}\"}],\"updates\":[{"

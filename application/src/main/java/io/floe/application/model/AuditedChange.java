@@ -11,8 +11,9 @@ import java.util.UUID;
 
 /**
  * One change as the audit log records it: what was done, to what, and a few facts about it.
- * Details are strings, numbers, booleans and lists of strings, and never hold a secret or a token:
- * ids, names, locations and the names of what changed, not values that might be sensitive.
+ * Details are strings, numbers, booleans, lists of strings and small objects of these (a new
+ * snapshot's summary), and never hold a secret or a token: ids, names, locations and the names of
+ * what changed, not values that might be sensitive.
  */
 public record AuditedChange(AuditAction action, AuditTarget target, Map<String, Object> details) {
   public AuditedChange {
@@ -48,7 +49,17 @@ public record AuditedChange(AuditAction action, AuditTarget target, Map<String, 
       return value;
     }
     if (value instanceof Collection<?> items) {
-      return items.stream().map(String::valueOf).toList();
+      return items.stream().map(item -> item instanceof Map<?, ?> ? jsonValue(item)
+          : String.valueOf(item)).toList();
+    }
+    if (value instanceof Map<?, ?> entries) {
+      Map<String, Object> object = new LinkedHashMap<>();
+      entries.forEach((key, item) -> {
+        if (item != null) {
+          object.put(String.valueOf(key), jsonValue(item));
+        }
+      });
+      return Collections.unmodifiableMap(object);
     }
     if (value instanceof Enum<?> constant) {
       return constant.name();

@@ -1,5 +1,6 @@
 package io.floe.adapters.rest.iceberg;
 
+import io.floe.application.model.ChangeEventsExpiredException;
 import io.floe.application.port.out.RefusedLocationException;
 import io.floe.application.port.out.StorageException;
 import io.floe.application.port.out.StorageUnavailableException;
@@ -55,6 +56,7 @@ public final class IcebergErrors {
     STATUS.put(NoSuchTableException.class, 404);
     STATUS.put(NoSuchViewException.class, 404);
     STATUS.put(NotFoundException.class, 404);
+    STATUS.put(ChangeEventsExpiredException.class, 410);
     STATUS.put(NamespaceNotEmptyException.class, 409);
     STATUS.put(AlreadyExistsException.class, 409);
     STATUS.put(CommitFailedException.class, 409);

@@ -40,7 +40,9 @@ public final class IcebergRoutes {
       Endpoint.V1_LIST_VIEWS,
       Endpoint.V1_LOAD_VIEW, Endpoint.V1_VIEW_EXISTS, Endpoint.V1_CREATE_VIEW,
       Endpoint.V1_UPDATE_VIEW, Endpoint.V1_DELETE_VIEW, Endpoint.V1_RENAME_VIEW,
-      Endpoint.V1_REGISTER_VIEW);
+      Endpoint.V1_REGISTER_VIEW,
+      // The events endpoint of the Iceberg REST proposal (apache/iceberg PR 12584).
+      Endpoint.create("POST", "/v1/{prefix}/events"));
 
   private final AuthenticateUseCase authentication;
   private final IcebergNamespacesUseCase namespaces;

@@ -1,7 +1,6 @@
 package io.floe.application.service.table;
 
 import io.floe.application.iceberg.MetadataFiles;
-import io.floe.application.model.AuditAction;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogChanges;
@@ -13,7 +12,6 @@ import io.floe.application.service.catalog.ResolvedTable;
 import io.floe.application.service.catalog.TableLocations;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
-import io.floe.domain.CatalogObject;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -109,9 +107,8 @@ public final class TableCommits {
       TableMetadata written = files.writeTable(table.bucket(), updates.get(i).get(),
           Optional.of(current));
       swaps.add(new Swap(table.pointer(), current, written.metadataFileLocation(),
-          CatalogChanges.committed(AuditAction.TABLE_COMMIT, CatalogObject.Kind.TABLE,
-              changes.get(i).identifier(), current, written.metadataFileLocation(),
-              changes.get(i).updates())));
+          CatalogChanges.tableCommitted(changes.get(i).identifier(), current, bases.get(i),
+              written, changes.get(i).updates())));
       results.add(written);
     }
     return new Plan<>(swaps, results);

@@ -30,6 +30,7 @@ public final class InMemoryPersistence implements PersistencePorts {
   private final InMemoryIdempotencyStore idempotency;
   private final InMemoryRepoCommitLocks repoCommitLocks;
   private final InMemoryAuditLog audit;
+  private final InMemoryChangeFeed changeFeed;
   private final InMemoryWebSessionStore webSessions;
 
   public InMemoryPersistence() {
@@ -58,6 +59,7 @@ public final class InMemoryPersistence implements PersistencePorts {
     this.idempotency = new InMemoryIdempotencyStore(db);
     this.repoCommitLocks = new InMemoryRepoCommitLocks(db);
     this.audit = new InMemoryAuditLog(db);
+    this.changeFeed = new InMemoryChangeFeed(db);
     this.webSessions = new InMemoryWebSessionStore(db);
   }
 
@@ -170,6 +172,11 @@ public final class InMemoryPersistence implements PersistencePorts {
   @Override
   public InMemoryAuditLog audit() {
     return audit;
+  }
+
+  /** The change feed over this store's audit log. */
+  public InMemoryChangeFeed changeFeed() {
+    return changeFeed;
   }
 
   @Override
