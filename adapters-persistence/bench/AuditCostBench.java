@@ -9,6 +9,8 @@ import io.floe.adapters.persistence.jooq.JooqOrgStore;
 import io.floe.adapters.persistence.jooq.SealingKey;
 import io.floe.adapters.persistence.jooq.SecretCipher;
 import io.floe.application.model.AuditAction;
+import io.floe.application.port.out.MetadataPointers.Move;
+import io.floe.application.port.out.MetadataPointers.Row;
 import io.floe.application.model.AuditQuery;
 import io.floe.application.model.AuditTarget;
 import io.floe.application.model.AuditedChange;
@@ -130,7 +132,7 @@ public class AuditCostBench {
     String previous = location;
     long start = System.nanoTime();
     database.inTransaction(() -> {
-      if (!objects.swap(table.id(), previous, next, Instant.now())) {
+      if (!objects.swap(List.of(Move.of(new Row(table.id()), previous, next)), Instant.now())) {
         throw new IllegalStateException("lost a race nobody runs");
       }
       if (recordAudit) {
