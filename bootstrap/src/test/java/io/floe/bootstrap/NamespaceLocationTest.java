@@ -3,7 +3,7 @@ package io.floe.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.floe.adapters.persistence.Database;
+import io.floe.adapters.persistence.jooq.Database;
 import io.floe.adapters.persistence.embedded.EmbeddedPostgresServer;
 import io.floe.bootstrap.TestFloe.Org;
 import java.nio.file.Path;
@@ -98,7 +98,7 @@ class NamespaceLocationTest {
     Path data;
     String real;
     try (TestFloe floe = TestFloe.start(directory)) {
-      data = floe.server().settings().dataDir();
+      data = floe.settings().dataDir();
       Org org = floe.operators();
       try (RESTCatalog catalog = floe.catalog(org, Map.of())) {
         catalog.createNamespace(Namespace.of("legacy"));

@@ -230,7 +230,7 @@ class RepoApiTest {
     assertThat(bucket.get("platform").asText()).isEqualTo("s3");
     assertThat(bucket.get("name").asText()).isEqualTo("floe-local-bucket");
     assertThat(bucket.at("/extra_config/endpoint_url").asText())
-        .isEqualTo("http://127.0.0.1:" + server.port());
+        .isEqualTo("http://127.0.0.1:" + floe.server().port());
     assertThat(bucket.at("/extra_config/force_path_style").asBoolean()).isTrue();
     assertThat(bucket.at("/auth_config/method").asText()).isEqualTo("aws_customer_managed_role");
     assertThat(opened.body().get("repo_prefix").asText())
