@@ -16,6 +16,8 @@ final class RouteExamples {
   private static final String TABLE = NAMESPACE + "/tables/{table}";
   private static final String VIEW = NAMESPACE + "/views/{view}";
   private static final String ORG = "/orgs/{org}";
+  private static final String MAINTENANCE =
+      ORG + "/iceberg/namespaces/{name}/tables/{table}/maintenance";
 
   private static final String SCHEMA = "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["
       + "{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"},"
@@ -96,7 +98,11 @@ final class RouteExamples {
           + "\"table\":\"orders\",\"action\":\"write\"}"),
       Map.entry("POST " + ORG + "/repos", "{\"name\":\"fuzzed\",\"bucket_nickname\":\"default\","
           + "\"description\":\"fields\"}"),
-      Map.entry("POST " + ORG + "/repos/{repo}/gc", "{\"dry_run\":true,\"grace_seconds\":3600}"));
+      Map.entry("POST " + ORG + "/repos/{repo}/gc", "{\"dry_run\":true,\"grace_seconds\":3600}"),
+      Map.entry("POST " + MAINTENANCE, "{\"dry_run\":true,\"compact\":{"
+          + "\"target_file_size_bytes\":1048576,\"min_input_files\":2},\"expire_snapshots\":{"
+          + "\"older_than_seconds\":3600,\"retain_last\":1},\"rewrite_manifests\":true,"
+          + "\"remove_orphans\":{\"older_than_seconds\":259200}}"));
 
   /**
    * A column of 850 lists around a 14-deep tree of maps, 1.7 MB as a createTable: iceberg-core
@@ -113,6 +119,13 @@ final class RouteExamples {
               "\"stage-create\":true"))),
       Map.entry("POST " + NAMESPACE + "/views", List.of(
           createView("deep").replace(SCHEMA, DEEP))),
+      Map.entry("POST " + MAINTENANCE, List.of(
+          "{}", "{\"dry_run\":false}",
+          "{\"remove_orphans\":{\"older_than_seconds\":100000000000000000}}",
+          "{\"expire_snapshots\":{\"older_than_seconds\":0,\"retain_last\":0}}",
+          "{\"compact\":{\"target_file_size_bytes\":1}}",
+          "{\"compact\":{\"min_input_files\":9223372036854775807}}",
+          "{\"compact\":[]}", "{\"rewrite_manifests\":\"yes\"}")),
       Map.entry("POST " + ORG + "/repos/{repo}/gc", List.of(
           "{\"dry_run\":false,\"grace_seconds\":100000000000000000}",
           "{\"dry_run\":true,\"grace_seconds\":9223372036854775807}")),
