@@ -76,3 +76,25 @@ def test_compaction_and_expiry_keep_every_row(catalog, floe):
     print(f"\nPyIceberg full read of {APPENDS} appends: {read_before * 1000:.0f} ms with "
           f"{files_before} files, {read_after * 1000:.0f} ms with {files_after} "
           f"(x{read_before / read_after:.1f})")
+
+
+def test_a_namespace_policy_applies_to_its_tables(catalog, floe):
+    set_policy = floe_cli("namespaces", "policy", NAMESPACE, "--orphan-grace", "3d", floe=floe)
+    assert set_policy.returncode == 0, set_policy.stderr
+    shown = floe_cli("tables", "policy", f"{NAMESPACE}.appended", floe=floe)
+    assert shown.returncode == 0, shown.stderr
+    assert "orphan_grace_seconds" in shown.stdout and "259200" in shown.stdout
+    assert "(from the namespace)" in shown.stdout
+
+    by_policy = floe_cli("tables", "maintain", f"{NAMESPACE}.appended", "--dry-run", "-o", "json",
+                         floe=floe)
+    assert by_policy.returncode == 0, by_policy.stderr
+    report = json.loads(by_policy.stdout)
+    assert report["orphans"]["outcome"] in ("dry-run", "nothing-to-do")
+    assert report["compaction"] is None
+
+    removed = floe_cli("namespaces", "policy", NAMESPACE, "--delete", floe=floe)
+    assert removed.returncode == 0, removed.stderr
+    nothing = floe_cli("tables", "maintain", f"{NAMESPACE}.appended", floe=floe)
+    assert nothing.returncode != 0
+    assert "no maintenance policy" in (nothing.stderr + nothing.stdout)

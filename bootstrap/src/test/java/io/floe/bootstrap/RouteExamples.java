@@ -16,6 +16,10 @@ final class RouteExamples {
   private static final String TABLE = NAMESPACE + "/tables/{table}";
   private static final String VIEW = NAMESPACE + "/views/{view}";
   private static final String ORG = "/orgs/{org}";
+  private static final String POLICY = "{\"snapshot_max_age_seconds\":432000,"
+      + "\"min_snapshots_to_keep\":5,\"orphan_grace_seconds\":259200,"
+      + "\"manifest_rewrite_threshold\":10,\"compaction_target_file_size_bytes\":1048576,"
+      + "\"compaction_min_input_files\":2}";
   private static final String MAINTENANCE =
       ORG + "/iceberg/namespaces/{name}/tables/{table}/maintenance";
 
@@ -102,7 +106,11 @@ final class RouteExamples {
       Map.entry("POST " + MAINTENANCE, "{\"dry_run\":true,\"compact\":{"
           + "\"target_file_size_bytes\":1048576,\"min_input_files\":2},\"expire_snapshots\":{"
           + "\"older_than_seconds\":3600,\"retain_last\":1},\"rewrite_manifests\":true,"
-          + "\"remove_orphans\":{\"older_than_seconds\":259200}}"));
+          + "\"remove_orphans\":{\"older_than_seconds\":259200}}"),
+      Map.entry("PUT " + ORG + "/maintenance-policy", POLICY),
+      Map.entry("PUT " + ORG + "/iceberg/namespaces/{name}/maintenance-policy", POLICY),
+      Map.entry("PUT " + ORG + "/iceberg/namespaces/{name}/tables/{table}/maintenance-policy",
+          POLICY));
 
   /**
    * A column of 850 lists around a 14-deep tree of maps, 1.7 MB as a createTable: iceberg-core
@@ -119,8 +127,11 @@ final class RouteExamples {
               "\"stage-create\":true"))),
       Map.entry("POST " + NAMESPACE + "/views", List.of(
           createView("deep").replace(SCHEMA, DEEP))),
+      Map.entry("PUT " + ORG + "/iceberg/namespaces/{name}/tables/{table}/maintenance-policy",
+          List.of("{\"min_snapshots_to_keep\":0}", "{\"compaction_min_input_files\":1}",
+              "{\"manifest_rewrite_threshold\":9223372036854775807}",
+              "{\"snapshot_max_age_seconds\":100000000000000000}")),
       Map.entry("POST " + MAINTENANCE, List.of(
-          "{}", "{\"dry_run\":false}",
           "{\"remove_orphans\":{\"older_than_seconds\":100000000000000000}}",
           "{\"expire_snapshots\":{\"older_than_seconds\":0,\"retain_last\":0}}",
           "{\"compact\":{\"target_file_size_bytes\":1}}",

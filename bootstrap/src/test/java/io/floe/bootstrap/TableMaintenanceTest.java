@@ -251,6 +251,56 @@ class TableMaintenanceTest {
   }
 
   @Test
+  void theNearestPolicyWinsAndARunWithoutStepsFollowsIt() {
+    Table table = catalog.createTable(TableIdentifier.of(ns, "governed"), SCHEMA, SPEC);
+    for (long i = 0; i < 12; i++) {
+      append(table, List.of(i));
+    }
+    String base = "/orgs/" + org.warehouse();
+    String nsPolicy = base + "/iceberg/namespaces/kept/maintenance-policy";
+    String tablePolicy = base + "/iceberg/namespaces/kept/tables/governed/maintenance-policy";
+    assertThat(api.get(tablePolicy).body().path("sources").size())
+        .as("nothing is on by default").isZero();
+    assertThat(api.put(base + "/maintenance-policy", Map.of("min_snapshots_to_keep", 3,
+        "snapshot_max_age_seconds", 0)).status()).isEqualTo(200);
+    assertThat(api.put(nsPolicy, Map.of("compaction_target_file_size_bytes", 8 * 1024 * 1024))
+        .status()).isEqualTo(200);
+    ManagementApi.Reply set = api.put(tablePolicy, Map.of("min_snapshots_to_keep", 2));
+    assertThat(set.status()).as("%s", set.body()).isEqualTo(200);
+
+    JsonNode view = api.get(tablePolicy).body();
+    assertThat(view.at("/policy/min_snapshots_to_keep").asInt()).isEqualTo(2);
+    assertThat(view.at("/effective/min_snapshots_to_keep").asInt()).isEqualTo(2);
+    assertThat(view.at("/sources/min_snapshots_to_keep").asText()).isEqualTo("table");
+    assertThat(view.at("/effective/snapshot_max_age_seconds").asLong()).isZero();
+    assertThat(view.at("/sources/snapshot_max_age_seconds").asText()).isEqualTo("org");
+    assertThat(view.at("/sources/compaction_target_file_size_bytes").asText())
+        .isEqualTo("namespace");
+    assertThat(view.at("/effective/orphan_grace_seconds").isNull()).isTrue();
+    assertThat(api.get(nsPolicy).body().at("/effective/min_snapshots_to_keep").asInt())
+        .isEqualTo(3);
+
+    ManagementApi.Reply ran = maintain("governed", Map.of());
+    assertThat(ran.status()).as("%s", ran.body()).isEqualTo(200);
+    assertThat(ran.body().at("/compaction/outcome").asText()).isEqualTo("done");
+    assertThat(ran.body().at("/expiry/outcome").asText()).isEqualTo("done");
+    assertThat(ran.body().at("/orphans").isNull()).as("not turned on").isTrue();
+    table.refresh();
+    assertThat(dataFiles(table)).isEqualTo(PARTITIONS);
+    assertThat(table.snapshots()).hasSize(2);
+    assertThat(rows(table)).hasSize(12);
+
+    assertThat(api.delete(tablePolicy).status()).isEqualTo(204);
+    assertThat(api.delete(tablePolicy).status()).isEqualTo(404);
+    assertThat(api.get(tablePolicy).body().at("/sources/min_snapshots_to_keep").asText())
+        .isEqualTo("org");
+    assertThat(api.put(tablePolicy, Map.of("min_snapshots_to_keep", 0)).status())
+        .isIn(400, 422);
+    assertThat(api.put(tablePolicy, Map.of("compaction_target_file_size_bytes", 1)).status())
+        .isIn(400, 422);
+  }
+
+  @Test
   void malformedRequestsAreRefusedAndReadersMayNotMaintain() {
     catalog.createTable(TableIdentifier.of(ns, "guarded"), SCHEMA, SPEC);
     assertThat(maintain("guarded", Map.of()).status()).isIn(400, 422);

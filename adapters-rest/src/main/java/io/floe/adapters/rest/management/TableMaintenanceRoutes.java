@@ -6,6 +6,7 @@ import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase.Compaction;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase.Expiry;
+import io.floe.application.port.in.maintenance.MaintainTableUseCase.ManifestRewriting;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase.OrphanRemoval;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase.Steps;
 import io.floe.domain.DurationBounds;
@@ -28,7 +29,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *  "rewrite_manifests": true,
  *  "remove_orphans": {"older_than_seconds": 259200}}
  * </pre>
- * Every field is optional, but at least one step must be named; a malformed body is a 400.
+ * Every field is optional; a body that names no step runs the table's maintenance policy. A
+ * malformed body is a 4xx.
  */
 public final class TableMaintenanceRoutes implements Consumer<RoutesConfig> {
   public static final String PATH =
@@ -58,13 +60,18 @@ public final class TableMaintenanceRoutes implements Consumer<RoutesConfig> {
   private static TableIdentifier table(ManagementRequest r) {
     String namespace = CreateNamespaceCommand.name(r.http().pathParam("name"), "namespace name")
         .value();
+    return TableIdentifier.of(Namespace.of(namespace), tableName(r));
+  }
+
+  /** The table named in the path: 1 to 1000 printable characters (the catalog has the rest). */
+  static String tableName(ManagementRequest r) {
     String name = r.http().pathParam("table");
     if (name.isEmpty() || name.length() > MAX_TABLE_NAME
         || name.chars().anyMatch(Character::isISOControl)) {
       throw Invalid.because("the table name must be 1 to " + MAX_TABLE_NAME
           + " printable characters");
     }
-    return TableIdentifier.of(Namespace.of(namespace), name);
+    return name;
   }
 
   static Steps steps(JsonFields body) {
@@ -79,8 +86,9 @@ public final class TableMaintenanceRoutes implements Consumer<RoutesConfig> {
     Optional<OrphanRemoval> orphans = object(body, "remove_orphans").map(fields ->
         new OrphanRemoval(seconds(fields, "older_than_seconds")
             .orElse(MaintainTableUseCase.DEFAULT_ORPHAN_GRACE)));
-    return new Steps(compact, expire, body.bool("rewrite_manifests").orElse(false), orphans,
-        body.bool("dry_run").orElse(false));
+    Optional<ManifestRewriting> manifests = body.bool("rewrite_manifests").orElse(false)
+        ? Optional.of(ManifestRewriting.ALWAYS) : Optional.empty();
+    return new Steps(compact, expire, manifests, orphans, body.bool("dry_run").orElse(false));
   }
 
   /** A step's settings: absent or null means the step is not run; anything but an object is a 400. */

@@ -27,7 +27,8 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * Runs the maintenance steps asked for on one table, in process: compaction
  * ({@link DataCompaction}), snapshot expiry ({@link SnapshotExpiry}), manifest rewrite
  * ({@link ManifestRewrite}), then orphan removal ({@link OrphanFileRemoval}), last so that it
- * sees what the others left unreferenced. The caller must be allowed to write the table, checked
+ * sees what the others left unreferenced. A run that names no step runs the steps the table's
+ * maintenance policy turns on. The caller must be allowed to write the table, checked
  * before anything is read; every commit goes through the commit use case like a client's. The
  * run is audited once, with what each step did.
  *
@@ -45,10 +46,12 @@ public final class TableMaintenanceService implements MaintainTableUseCase {
   private final ManifestRewrite manifests;
   private final OrphanFileRemoval orphans;
   private final MaintenanceEvents events;
+  private final PolicyLevels policies;
 
   public TableMaintenanceService(CatalogLocator locator, AccessPolicy policy, MetadataFiles files,
       CommitTableUseCase commits, ChangePublisher publisher, DataFileRewriter rewriter,
-      BucketStorageProvider storage, MaintenanceEvents events, Clock clock) {
+      BucketStorageProvider storage, MaintenanceEvents events, PolicyLevels policies,
+      Clock clock) {
     this.locator = locator;
     this.policy = policy;
     this.files = files;
@@ -59,16 +62,25 @@ public final class TableMaintenanceService implements MaintainTableUseCase {
     this.manifests = new ManifestRewrite();
     this.orphans = new OrphanFileRemoval(files, storage, clock);
     this.events = events;
+    this.policies = policies;
   }
 
   @Override
-  public TableMaintenance maintain(OrgContext context, TableIdentifier identifier, Steps steps) {
+  public TableMaintenance maintain(OrgContext context, TableIdentifier identifier,
+      Steps asked) {
     ResolvedTable resolved = locator.table(context, identifier);
     resolved.require(policy, context, Action.WRITE);
-    if (!(resolved instanceof ResolvedObject)) {
+    if (!(resolved instanceof ResolvedObject object)) {
       throw new BadRequestException("Table %s is declared by a repo, whose history keeps its "
           + "earlier versions; collect its garbage with the repo's garbage collection instead",
           identifier);
+    }
+    Steps steps = asked.isEmpty()
+        ? policies.effectiveFor(object, context).steps(asked.dryRun()) : asked;
+    if (steps.isEmpty()) {
+      throw new BadRequestException("No maintenance step was named and no maintenance policy "
+          + "applies to %s: name a step (compact, expire_snapshots, rewrite_manifests, "
+          + "remove_orphans) or set a policy", identifier);
     }
     if (steps.dryRun()) {
       return run(context, identifier, resolved, steps);
@@ -94,7 +106,7 @@ public final class TableMaintenanceService implements MaintainTableUseCase {
     TableMaintenance.Expiry expired = steps.expire()
         .map(settings -> expiry.run(table, resolved, settings, dryRun)).orElse(null);
     TableMaintenance.Manifests rewritten = steps.rewriteManifests()
-        ? manifests.run(table, dryRun) : null;
+        .map(settings -> manifests.run(table, settings, dryRun)).orElse(null);
     TableMaintenance.Orphans removed = steps.removeOrphans()
         .map(settings -> orphans.run(locator.table(context, identifier), settings, dryRun))
         .orElse(null);

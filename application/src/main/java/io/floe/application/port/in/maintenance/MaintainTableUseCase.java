@@ -57,18 +57,36 @@ public interface MaintainTableUseCase {
     }
   }
 
-  /** The steps to run, in this order: compact, expire, rewrite manifests, remove orphans. */
-  record Steps(Optional<Compaction> compact, Optional<Expiry> expire, boolean rewriteManifests,
-      Optional<OrphanRemoval> removeOrphans, boolean dryRun) {
+  /** Rewrite the current snapshot's data manifests when it has at least {@code minManifests}. */
+  record ManifestRewriting(int minManifests) {
+    public static final ManifestRewriting ALWAYS = new ManifestRewriting(2);
+
+    public ManifestRewriting {
+      if (minManifests < 2 || minManifests > 100_001) {
+        throw new BadRequestException("A manifest rewrite needs a threshold from 2 to 100001 "
+            + "manifests");
+      }
+    }
+  }
+
+  /**
+   * The steps to run, in this order: compact, expire, rewrite manifests, remove orphans. None at
+   * all runs the table's maintenance policy (the nearest level's setting of each field).
+   */
+  record Steps(Optional<Compaction> compact, Optional<Expiry> expire,
+      Optional<ManifestRewriting> rewriteManifests, Optional<OrphanRemoval> removeOrphans,
+      boolean dryRun) {
     public Steps {
       Objects.requireNonNull(compact, "compact");
       Objects.requireNonNull(expire, "expire");
+      Objects.requireNonNull(rewriteManifests, "rewriteManifests");
       Objects.requireNonNull(removeOrphans, "removeOrphans");
-      if (compact.isEmpty() && expire.isEmpty() && !rewriteManifests
-          && removeOrphans.isEmpty()) {
-        throw new BadRequestException("Name at least one maintenance step: compact, "
-            + "expire_snapshots, rewrite_manifests or remove_orphans");
-      }
+    }
+
+    /** Whether no step is named. */
+    public boolean isEmpty() {
+      return compact.isEmpty() && expire.isEmpty() && rewriteManifests.isEmpty()
+          && removeOrphans.isEmpty();
     }
   }
 
