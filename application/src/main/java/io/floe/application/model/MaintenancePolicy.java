@@ -1,9 +1,7 @@
 package io.floe.application.model;
 
-import io.floe.application.port.in.maintenance.MaintainTableUseCase;
 import io.floe.domain.DurationBounds;
 import java.time.Duration;
-import java.util.Optional;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
@@ -31,17 +29,26 @@ public record MaintenancePolicy(Long snapshotMaxAgeSeconds, Integer minSnapshots
       DurationBounds.ofSeconds(orphanGraceSeconds, "orphan_grace_seconds");
     }
     if (minSnapshotsToKeep != null
-        && (minSnapshotsToKeep < 1 || minSnapshotsToKeep > MaintainTableUseCase.MAX_RETAIN_LAST)) {
+        && (minSnapshotsToKeep < 1 || minSnapshotsToKeep > MaintenanceLimits.MAX_RETAIN_LAST)) {
       throw new BadRequestException("min_snapshots_to_keep must be from 1 to %d",
-          MaintainTableUseCase.MAX_RETAIN_LAST);
+          MaintenanceLimits.MAX_RETAIN_LAST);
     }
-    if (manifestRewriteThreshold != null
-        && (manifestRewriteThreshold < 1 || manifestRewriteThreshold > 100_000)) {
-      throw new BadRequestException("manifest_rewrite_threshold must be from 1 to 100000");
+    if (manifestRewriteThreshold != null && (manifestRewriteThreshold < 1
+        || manifestRewriteThreshold > MaintenanceLimits.MAX_MANIFEST_THRESHOLD)) {
+      throw new BadRequestException("manifest_rewrite_threshold must be from 1 to %d",
+          MaintenanceLimits.MAX_MANIFEST_THRESHOLD);
     }
-    if (compactionTargetFileSizeBytes != null || compactionMinInputFiles != null) {
-      // The same bounds as a compaction asked for by hand (the fields are not assigned yet).
-      compaction(compactionTargetFileSizeBytes, compactionMinInputFiles);
+    if (compactionTargetFileSizeBytes != null
+        && (compactionTargetFileSizeBytes < MaintenanceLimits.MIN_TARGET_FILE_SIZE
+        || compactionTargetFileSizeBytes > MaintenanceLimits.MAX_TARGET_FILE_SIZE)) {
+      throw new BadRequestException("compaction_target_file_size_bytes must be from %d to %d",
+          MaintenanceLimits.MIN_TARGET_FILE_SIZE, MaintenanceLimits.MAX_TARGET_FILE_SIZE);
+    }
+    if (compactionMinInputFiles != null
+        && (compactionMinInputFiles < MaintenanceLimits.MIN_INPUT_FILES
+        || compactionMinInputFiles > MaintenanceLimits.MAX_MIN_INPUT_FILES)) {
+      throw new BadRequestException("compaction_min_input_files must be from %d to %d",
+          MaintenanceLimits.MIN_INPUT_FILES, MaintenanceLimits.MAX_MIN_INPUT_FILES);
     }
   }
 
@@ -59,34 +66,6 @@ public record MaintenancePolicy(Long snapshotMaxAgeSeconds, Integer minSnapshots
         first(manifestRewriteThreshold, parent.manifestRewriteThreshold),
         first(compactionTargetFileSizeBytes, parent.compactionTargetFileSizeBytes),
         first(compactionMinInputFiles, parent.compactionMinInputFiles));
-  }
-
-  /** The steps this policy turns on. */
-  public MaintainTableUseCase.Steps steps(boolean dryRun) {
-    Optional<MaintainTableUseCase.Compaction> compact =
-        compactionTargetFileSizeBytes != null || compactionMinInputFiles != null
-            ? Optional.of(compaction(compactionTargetFileSizeBytes, compactionMinInputFiles))
-            : Optional.empty();
-    Optional<MaintainTableUseCase.Expiry> expire =
-        snapshotMaxAgeSeconds != null || minSnapshotsToKeep != null
-            ? Optional.of(new MaintainTableUseCase.Expiry(snapshotMaxAgeSeconds != null
-                ? Duration.ofSeconds(snapshotMaxAgeSeconds) : DEFAULT_SNAPSHOT_MAX_AGE,
-                minSnapshotsToKeep != null ? minSnapshotsToKeep : 1))
-            : Optional.empty();
-    Optional<MaintainTableUseCase.ManifestRewriting> manifests =
-        Optional.ofNullable(manifestRewriteThreshold)
-            .map(threshold -> new MaintainTableUseCase.ManifestRewriting(threshold + 1));
-    Optional<MaintainTableUseCase.OrphanRemoval> orphans = Optional.ofNullable(orphanGraceSeconds)
-        .map(seconds -> new MaintainTableUseCase.OrphanRemoval(Duration.ofSeconds(seconds)));
-    return new MaintainTableUseCase.Steps(compact, expire, manifests, orphans, dryRun);
-  }
-
-  private static MaintainTableUseCase.Compaction compaction(Long targetFileSizeBytes,
-      Integer minInputFiles) {
-    return new MaintainTableUseCase.Compaction(
-        targetFileSizeBytes != null ? targetFileSizeBytes
-            : MaintainTableUseCase.DEFAULT_TARGET_FILE_SIZE,
-        minInputFiles != null ? minInputFiles : MaintainTableUseCase.DEFAULT_MIN_INPUT_FILES);
   }
 
   private static <T> T first(T own, T inherited) {

@@ -76,7 +76,7 @@ public final class TableMaintenanceService implements MaintainTableUseCase {
           identifier);
     }
     Steps steps = asked.isEmpty()
-        ? policies.effectiveFor(object, context).steps(asked.dryRun()) : asked;
+        ? PolicySteps.of(policies.effectiveFor(object, context), asked.dryRun()) : asked;
     if (steps.isEmpty()) {
       throw new BadRequestException("No maintenance step was named and no maintenance policy "
           + "applies to %s: name a step (compact, expire_snapshots, rewrite_manifests, "

@@ -14,7 +14,7 @@ class MaintenancePolicyTest {
 
   @Test
   void nothingRunsUnlessALevelTurnsItOn() {
-    assertThat(MaintenancePolicy.NONE.steps(false).isEmpty()).isTrue();
+    assertThat(PolicySteps.of(MaintenancePolicy.NONE, false).isEmpty()).isTrue();
     assertThat(MaintenancePolicy.NONE.isEmpty()).isTrue();
   }
 
@@ -33,7 +33,7 @@ class MaintenancePolicyTest {
   @Test
   void aPolicyTurnsOnTheStepsWhoseFieldsItSets() {
     MaintainTableUseCase.Steps steps =
-        new MaintenancePolicy(null, 4, null, 7, 16L << 20, null).steps(true);
+        PolicySteps.of(new MaintenancePolicy(null, 4, null, 7, 16L << 20, null), true);
 
     assertThat(steps.dryRun()).isTrue();
     assertThat(steps.compact()).contains(new MaintainTableUseCase.Compaction(16L << 20,
@@ -44,7 +44,7 @@ class MaintenancePolicyTest {
         .contains(new MaintainTableUseCase.ManifestRewriting(8));
     assertThat(steps.removeOrphans()).isEmpty();
 
-    assertThat(new MaintenancePolicy(null, null, 600L, null, null, null).steps(false)
+    assertThat(PolicySteps.of(new MaintenancePolicy(null, null, 600L, null, null, null), false)
         .removeOrphans()).contains(new MaintainTableUseCase.OrphanRemoval(
             Duration.ofMinutes(10)));
   }

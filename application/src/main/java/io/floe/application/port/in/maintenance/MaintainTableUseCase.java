@@ -1,5 +1,6 @@
 package io.floe.application.port.in.maintenance;
 
+import io.floe.application.model.MaintenanceLimits;
 import io.floe.application.model.TableMaintenance;
 import io.floe.application.security.OrgContext;
 import io.floe.domain.DurationBounds;
@@ -22,9 +23,9 @@ public interface MaintainTableUseCase {
   long DEFAULT_TARGET_FILE_SIZE = 512L * 1024 * 1024;
   /** Fewer files than this in a partition are left as they are. */
   int DEFAULT_MIN_INPUT_FILES = 2;
-  long MIN_TARGET_FILE_SIZE = 1024L * 1024;
-  long MAX_TARGET_FILE_SIZE = 16L * 1024 * 1024 * 1024;
-  int MAX_RETAIN_LAST = 100_000;
+  long MIN_TARGET_FILE_SIZE = MaintenanceLimits.MIN_TARGET_FILE_SIZE;
+  long MAX_TARGET_FILE_SIZE = MaintenanceLimits.MAX_TARGET_FILE_SIZE;
+  int MAX_RETAIN_LAST = MaintenanceLimits.MAX_RETAIN_LAST;
 
   /** Bin-pack the data files smaller than {@code targetFileSizeBytes}. */
   record Compaction(long targetFileSizeBytes, int minInputFiles) {
@@ -33,9 +34,10 @@ public interface MaintainTableUseCase {
         throw new BadRequestException("The target file size must be from "
             + MIN_TARGET_FILE_SIZE + " to " + MAX_TARGET_FILE_SIZE + " bytes");
       }
-      if (minInputFiles < 2 || minInputFiles > 100_000) {
-        throw new BadRequestException("The minimum number of input files must be from 2 "
-            + "to 100000");
+      if (minInputFiles < MaintenanceLimits.MIN_INPUT_FILES
+          || minInputFiles > MaintenanceLimits.MAX_MIN_INPUT_FILES) {
+        throw new BadRequestException("The minimum number of input files must be from "
+            + MaintenanceLimits.MIN_INPUT_FILES + " to " + MaintenanceLimits.MAX_MIN_INPUT_FILES);
       }
     }
   }
