@@ -8,6 +8,7 @@ import io.floe.adapters.persistence.jooq.JooqAuditLog;
 import io.floe.adapters.persistence.jooq.JooqChangeFeed;
 import io.floe.adapters.persistence.jooq.JooqCatalogObjectStore;
 import io.floe.adapters.persistence.jooq.JooqDroppedTableClaimStore;
+import io.floe.adapters.persistence.jooq.JooqMaintenancePolicyStore;
 import io.floe.adapters.persistence.jooq.JooqGrantStore;
 import io.floe.adapters.persistence.jooq.JooqIdempotencyStore;
 import io.floe.adapters.persistence.jooq.JooqIdentityDirectory;
@@ -98,6 +99,7 @@ record Adapters(
     SoftDeleteStore<Namespace> namespaceDeletes,
     SoftDeleteStore<Repo> repoDeletes,
     JooqDroppedTableClaimStore droppedTableClaims,
+    JooqMaintenancePolicyStore maintenancePolicies,
     AdvisoryLocks locks,
     // The S3 credentials of repos on local buckets, signed with a key derived from the sealing key.
     LocalRepoCredentials localRepoCredentials,
@@ -179,6 +181,7 @@ record Adapters(
         JooqSoftDeleteStore.namespaces(database),
         JooqSoftDeleteStore.repos(database),
         new JooqDroppedTableClaimStore(database),
+        new JooqMaintenancePolicyStore(database),
         new AdvisoryLocks(database),
         new LocalRepoCredentials(cipher.currentKey().derive(LOCAL_CREDENTIALS_KEY), clock,
             StorageAdapters.DEFAULT_CREDENTIAL_LIFETIME),

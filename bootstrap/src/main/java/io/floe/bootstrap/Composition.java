@@ -62,6 +62,8 @@ final class Composition implements AutoCloseable {
         lifecycle, orgs, catalog.locator, repoTables.namespaces);
     RepoModule repos = new RepoModule(adapters, clock, access.policy, audit.publisher,
         lifecycle, catalog.files);
+    MaintenanceModule maintenance = new MaintenanceModule(adapters, clock, access.policy,
+        audit.publisher, catalog);
     started.push(lifecycle.scheduler(settings, adapters.workers()));
     EventsModule events = new EventsModule(adapters, settings, clock, access.policy);
     WebModule web = new WebModule(adapters, settings, clock, access, orgs, namespaces,
@@ -73,6 +75,7 @@ final class Composition implements AutoCloseable {
             new ServiceInfoRoutes(FloeVersion.build().describe(), WebPaths.ROOT),
             repos.routes(access.authentication, namespaces.buckets),
             namespaces.routes(access.authentication), access.routes(),
+            maintenance.routes(access.authentication),
             audit.routes(access.authentication, access.policy),
             events.icebergRoutes(access.authentication, settings),
             events.managementRoutes(access.authentication),

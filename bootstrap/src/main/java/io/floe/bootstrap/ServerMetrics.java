@@ -7,6 +7,7 @@ import io.floe.adapters.persistence.cache.InvalidatedCache;
 import io.floe.adapters.persistence.jooq.Database;
 import io.floe.adapters.rest.RequestObserver;
 import io.floe.application.port.out.CommitEvents;
+import io.floe.application.port.out.MaintenanceEvents;
 import io.floe.application.port.out.IcechunkRepositories;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -30,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  * status, the database pool, the statements and commits sent to PostgreSQL, the caches, commits
  * under contention, Icechunk commits, and the JVM.
  */
-final class ServerMetrics implements RequestObserver, CommitEvents, AutoCloseable {
+final class ServerMetrics implements RequestObserver, CommitEvents, MaintenanceEvents,
+    AutoCloseable {
   private record RequestKind(String method, String route, int status) {}
 
   private static final Duration SHORTEST = Duration.ofMillis(1);
@@ -44,6 +46,8 @@ final class ServerMetrics implements RequestObserver, CommitEvents, AutoCloseabl
   private final Counter lostRaces;
   private final Counter plannedUnderLocks;
   private final Counter refused;
+  private final Counter maintenanceRuns;
+  private final Counter maintenanceFailures;
 
   ServerMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
@@ -59,6 +63,12 @@ final class ServerMetrics implements RequestObserver, CommitEvents, AutoCloseabl
         .register(registry);
     refused = Counter.builder("floe.commit.conflicts")
         .description("Commits refused as conflicts (409)")
+        .register(registry);
+    maintenanceRuns = Counter.builder("floe.maintenance.runs")
+        .description("Table maintenance runs that finished (dry runs not counted)")
+        .register(registry);
+    maintenanceFailures = Counter.builder("floe.maintenance.failures")
+        .description("Table maintenance runs that failed with an error")
         .register(registry);
   }
 
@@ -133,6 +143,16 @@ final class ServerMetrics implements RequestObserver, CommitEvents, AutoCloseabl
   @Override
   public void refused() {
     refused.increment();
+  }
+
+  @Override
+  public void ran() {
+    maintenanceRuns.increment();
+  }
+
+  @Override
+  public void failed() {
+    maintenanceFailures.increment();
   }
 
   @Override

@@ -45,6 +45,15 @@ final class ManagementApi {
     }
   }
 
+  Reply put(String path, Object body) {
+    try {
+      return send(request(path).PUT(HttpRequest.BodyPublishers.ofString(
+          JSON.writeValueAsString(body))));
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   Reply patch(String path, Object body) {
     try {
       return send(request(path).method("PATCH", HttpRequest.BodyPublishers.ofString(

@@ -16,6 +16,12 @@ final class RouteExamples {
   private static final String TABLE = NAMESPACE + "/tables/{table}";
   private static final String VIEW = NAMESPACE + "/views/{view}";
   private static final String ORG = "/orgs/{org}";
+  private static final String POLICY = "{\"snapshot_max_age_seconds\":432000,"
+      + "\"min_snapshots_to_keep\":5,\"orphan_grace_seconds\":259200,"
+      + "\"manifest_rewrite_threshold\":10,\"compaction_target_file_size_bytes\":1048576,"
+      + "\"compaction_min_input_files\":2}";
+  private static final String MAINTENANCE =
+      ORG + "/iceberg/namespaces/{name}/tables/{table}/maintenance";
 
   private static final String SCHEMA = "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["
       + "{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"},"
@@ -100,7 +106,15 @@ final class RouteExamples {
           + "\"table\":\"orders\",\"action\":\"write\"}"),
       Map.entry("POST " + ORG + "/repos", "{\"name\":\"fuzzed\",\"bucket_nickname\":\"default\","
           + "\"description\":\"fields\"}"),
-      Map.entry("POST " + ORG + "/repos/{repo}/gc", "{\"dry_run\":true,\"grace_seconds\":3600}"));
+      Map.entry("POST " + ORG + "/repos/{repo}/gc", "{\"dry_run\":true,\"grace_seconds\":3600}"),
+      Map.entry("POST " + MAINTENANCE, "{\"dry_run\":true,\"compact\":{"
+          + "\"target_file_size_bytes\":1048576,\"min_input_files\":2},\"expire_snapshots\":{"
+          + "\"older_than_seconds\":3600,\"retain_last\":1},\"rewrite_manifests\":true,"
+          + "\"remove_orphans\":{\"older_than_seconds\":259200}}"),
+      Map.entry("PUT " + ORG + "/maintenance-policy", POLICY),
+      Map.entry("PUT " + ORG + "/iceberg/namespaces/{name}/maintenance-policy", POLICY),
+      Map.entry("PUT " + ORG + "/iceberg/namespaces/{name}/tables/{table}/maintenance-policy",
+          POLICY));
 
   /**
    * A column of 850 lists around a 14-deep tree of maps, 1.7 MB as a createTable: iceberg-core
@@ -117,6 +131,16 @@ final class RouteExamples {
               "\"stage-create\":true"))),
       Map.entry("POST " + NAMESPACE + "/views", List.of(
           createView("deep").replace(SCHEMA, DEEP))),
+      Map.entry("PUT " + ORG + "/iceberg/namespaces/{name}/tables/{table}/maintenance-policy",
+          List.of("{\"min_snapshots_to_keep\":0}", "{\"compaction_min_input_files\":1}",
+              "{\"manifest_rewrite_threshold\":9223372036854775807}",
+              "{\"snapshot_max_age_seconds\":100000000000000000}")),
+      Map.entry("POST " + MAINTENANCE, List.of(
+          "{\"remove_orphans\":{\"older_than_seconds\":100000000000000000}}",
+          "{\"expire_snapshots\":{\"older_than_seconds\":0,\"retain_last\":0}}",
+          "{\"compact\":{\"target_file_size_bytes\":1}}",
+          "{\"compact\":{\"min_input_files\":9223372036854775807}}",
+          "{\"compact\":[]}", "{\"rewrite_manifests\":\"yes\"}")),
       Map.entry("POST " + ORG + "/repos/{repo}/gc", List.of(
           "{\"dry_run\":false,\"grace_seconds\":100000000000000000}",
           "{\"dry_run\":true,\"grace_seconds\":9223372036854775807}")),

@@ -62,6 +62,10 @@ public final class ApiClient {
     return send("POST", path, encode(body));
   }
 
+  public JsonNode put(String path, Object body) {
+    return send("PUT", path, encode(body));
+  }
+
   public JsonNode patch(String path, Object body) {
     return send("PATCH", path, encode(body));
   }

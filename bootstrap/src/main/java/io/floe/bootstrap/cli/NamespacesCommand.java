@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
     description = "Manage the org's Iceberg namespaces on a running Floe server.",
     subcommands = {NamespacesCommand.Create.class, NamespacesCommand.Get.class,
         NamespacesCommand.Update.class, NamespacesCommand.ListNamespaces.class,
-        NamespacesCommand.Delete.class, NamespacesCommand.Restore.class})
+        NamespacesCommand.Delete.class, NamespacesCommand.Restore.class,
+        PolicyCommand.OfNamespace.class})
 public final class NamespacesCommand implements Runnable {
   @Spec
   CommandSpec spec;

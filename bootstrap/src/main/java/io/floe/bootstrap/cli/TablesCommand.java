@@ -13,7 +13,8 @@ import picocli.CommandLine.Spec;
 /** {@code floe tables ...}: find and describe the org's Iceberg tables. */
 @Command(name = "tables", mixinStandardHelpOptions = true,
     description = "List and describe Iceberg tables on a running Floe server.",
-    subcommands = {TablesCommand.ListTables.class, TablesCommand.Describe.class})
+    subcommands = {TablesCommand.ListTables.class, TablesCommand.Describe.class,
+        TableMaintainCommand.class, PolicyCommand.OfTable.class})
 public final class TablesCommand implements Runnable {
   @Spec
   CommandSpec spec;

@@ -16,17 +16,17 @@ import java.util.Set;
  * {@code s3://}); a URI that cannot be read as a location stops the collection, since the object
  * it means cannot be told apart from garbage.
  */
-final class ReachableKeys {
+public final class ReachableKeys {
   private final Set<StoragePath> keys = new HashSet<>();
 
-  ReachableKeys(BucketConfig bucket, Collection<String> uris) {
+  public ReachableKeys(BucketConfig bucket, Collection<String> uris) {
     Optional<CanonicalLocation> root = bucket.root();
     for (String uri : uris) {
       keyOf(bucket, root, uri).ifPresent(keys::add);
     }
   }
 
-  boolean contains(StoragePath key) {
+  public boolean contains(StoragePath key) {
     return keys.contains(key);
   }
 

@@ -1,0 +1,22 @@
+package io.floe.application.port.out;
+
+import java.util.List;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+
+/**
+ * Writes the rows of some data files of a table into new data files, with Iceberg's own generic
+ * readers and writers. The new files are written where the table writes data, and are not
+ * committed: the caller commits them, or deletes them when it gives up.
+ */
+public interface DataFileRewriter {
+
+  /**
+   * The rows of {@code files} (Parquet files without deletes, all of one partition of one spec),
+   * written in the table's current schema into new Parquet files of about
+   * {@code targetFileSizeBytes} each, in the same spec and partition. Streams row by row: the
+   * memory it needs does not grow with the number or size of the files.
+   */
+  List<DataFile> rewrite(Table table, List<FileScanTask> files, long targetFileSizeBytes);
+}
