@@ -25,13 +25,20 @@ final class ConnectionLoss implements ExecuteListener {
    */
   private static final Set<String> STATES = Set.of("57P01", "57P02", "57P03", "53300");
 
+  /**
+   * What HikariCP's stand-in for a connection it evicted answers to every call, without an SQL
+   * state. It evicts one whose statement failed for a lost connection, and such a failure can go
+   * unseen: jOOQ ignores a failure to release a savepoint, so the next statement of the
+   * transaction is the first to fail, with this.
+   */
+  private static final String EVICTED = "Connection is closed";
+
   /** Whether {@code error}, or anything it was caused by or suppressed, is a lost connection. */
   static boolean in(Throwable error) {
     for (Throwable cause = error; cause != null; cause = cause.getCause()) {
       if (cause instanceof DatabaseUnavailableException
           || cause instanceof SQLTransientConnectionException
-          || cause instanceof SQLException sql && sql.getSQLState() != null
-              && (sql.getSQLState().startsWith("08") || STATES.contains(sql.getSQLState()))) {
+          || cause instanceof SQLException sql && lost(sql)) {
         return true;
       }
       for (Throwable suppressed : cause.getSuppressed()) {
@@ -44,6 +51,12 @@ final class ConnectionLoss implements ExecuteListener {
       }
     }
     return false;
+  }
+
+  private static boolean lost(SQLException error) {
+    String state = error.getSQLState();
+    return state == null ? EVICTED.equals(error.getMessage())
+        : state.startsWith("08") || STATES.contains(state);
   }
 
   /** {@code error} as what it means for the caller when it is a lost connection. */
