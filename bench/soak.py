@@ -192,15 +192,21 @@ def slow_bodies(floe, run):
     def answered(entry):
         sock, op, start = entry
         try:
-            data = sock.recv(64, socket.MSG_DONTWAIT)
+            data = sock.recv(8192, socket.MSG_DONTWAIT)
         except (BlockingIOError, InterruptedError):
             return False
         except OSError:
             data = b""
         status = 0
+        retry_after = None
         if data.startswith(b"HTTP/1.1 "):
             status = int(data[9:12])
-        run.record("slow-bodies", op, status if status else -1, start, time.time())
+            head = data.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")[1:]
+            for line in head:
+                name, _, value = line.partition(":")
+                if name.strip().lower() == "retry-after":
+                    retry_after = value.strip()
+        run.record("slow-bodies", op, status if status else -1, start, time.time(), retry_after)
         sock.close()
         return True
 

@@ -70,7 +70,7 @@ class SoakIT {
           "--without", "deep-schemas")
           .redirectErrorStream(true).redirectOutput(output.toFile()).start();
       assertThat(soak.waitFor(SECONDS + 180, TimeUnit.SECONDS)).as("the soak run ended").isTrue();
-      String summary = Files.readString(output);
+      String summary = Files.readString(output) + serverErrors(directory.resolve("floe.log"));
       assertThat(soak.exitValue()).as(summary).isZero();
       assertThat(summary).contains("RESULT: pass");
       assertThat(floe.isAlive()).as("the server outlived the run").isTrue();
@@ -119,6 +119,35 @@ class SoakIT {
       Thread.sleep(100);
     }
     throw new AssertionError("Floe was not ready in time");
+  }
+
+  /**
+   * The first errors of the server's log with their stack traces, so that a failed run says why
+   * without its log, which goes with the test's directory.
+   */
+  private static String serverErrors(Path log) throws IOException {
+    if (!Files.exists(log)) {
+      return "";
+    }
+    StringBuilder errors = new StringBuilder("\nfirst errors in the server's log:\n");
+    int entries = 0;
+    int traceLines = 0;
+    for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+      boolean entry = line.matches("^\\d\\d:\\d\\d:\\d\\d\\.\\d+ .*");
+      if (entry && line.contains(" ERROR ")) {
+        if (++entries > 3) {
+          break;
+        }
+        traceLines = 40;
+        errors.append(line).append('\n');
+      } else if (!entry && traceLines > 0) {
+        traceLines--;
+        errors.append(line).append('\n');
+      } else {
+        traceLines = 0;
+      }
+    }
+    return entries == 0 ? "" : errors.toString();
   }
 
   /** The driver needs Python's standard library only. */

@@ -9,6 +9,7 @@ import io.floe.application.port.out.DatabaseHealth;
 import io.floe.application.port.out.UnitOfWork;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
@@ -95,7 +96,7 @@ public final class Database implements UnitOfWork, DatabaseHealth, AutoCloseable
   @Override
   public <T> T inTransaction(Supplier<T> work) {
     if (tracker.transactionOpen()) {
-      return tracker.inTransaction(() -> dsl.transactionResult(work::get));
+      return outcomes.nested(() -> tracker.inTransaction(() -> dsl.transactionResult(work::get)));
     }
     return tracker.inTransaction(() -> outcomes.commit(() ->
         dsl.transactionResult(() -> outcomes.beforeCommit(dsl, work.get()))));
@@ -118,6 +119,14 @@ public final class Database implements UnitOfWork, DatabaseHealth, AutoCloseable
    */
   public void whenTransactionEnds(Runnable action) {
     tracker.whenTransactionEnds(action);
+  }
+
+  /**
+   * Notes that the open transaction wrote the audit row of {@code eventId}, whose presence later
+   * tells whether it committed should its connection break while it commits.
+   */
+  void witnessCommitBy(UUID eventId) {
+    outcomes.witnessedBy(eventId);
   }
 
   /** Whether the calling thread is inside {@link #inTransaction}. */

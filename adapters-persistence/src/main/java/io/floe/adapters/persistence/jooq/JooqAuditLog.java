@@ -23,9 +23,11 @@ import org.jooq.impl.DSL;
  * by their identity column, which is also the page token (keyset paging).
  */
 public final class JooqAuditLog implements AuditLog {
+  private final Database database;
   private final DSLContext dsl;
 
   public JooqAuditLog(Database database) {
+    this.database = database;
     this.dsl = database.dsl();
   }
 
@@ -33,15 +35,23 @@ public final class JooqAuditLog implements AuditLog {
   public void append(UUID orgId, Instant recordedAt, Principal actor, String requestId,
       List<AuditedChange> changes) {
     // One statement for all of a request's changes (a transaction may commit many tables).
+    // The event ids are drawn here rather than by the database so that one of them can witness
+    // the transaction's commit (Database#witnessCommitBy): random, so never another's.
     var insert = dsl.insertInto(AUDIT_LOG, AUDIT_LOG.ORG_ID,
         AUDIT_LOG.RECORDED_AT, AUDIT_LOG.PRINCIPAL_ID, AUDIT_LOG.PRINCIPAL_NAME, AUDIT_LOG.ACTION,
-        AUDIT_LOG.TARGET_KIND, AUDIT_LOG.TARGET_NAME, AUDIT_LOG.DETAILS, AUDIT_LOG.REQUEST_ID);
+        AUDIT_LOG.TARGET_KIND, AUDIT_LOG.TARGET_NAME, AUDIT_LOG.DETAILS, AUDIT_LOG.REQUEST_ID,
+        AUDIT_LOG.EVENT_ID);
+    UUID eventId = null;
     for (AuditedChange change : changes) {
+      eventId = UUID.randomUUID();
       insert = insert.values(orgId, Times.of(recordedAt), actor.id(), actor.name(),
           change.action().wireName(), change.target().kind().wireName(), change.target().name(),
-          Json.of(change.details()), requestId);
+          Json.of(change.details()), requestId, eventId);
     }
     insert.execute();
+    if (eventId != null) {
+      database.witnessCommitBy(eventId);
+    }
   }
 
   @Override
