@@ -31,19 +31,6 @@ import org.apache.iceberg.view.ViewMetadataParser;
 public final class MetadataFiles {
   private static final Pattern VERSION = Pattern.compile("^(\\d+)-.*");
   /**
-   * What the parsed files may hold, counted in the bytes of the files. Parsed, a metadata file
-   * takes about three times its size on the heap, so the tables' cache keeps about 50 MiB.
-   */
-  private static final long TABLE_CACHE_BYTES = 16L * 1024 * 1024;
-  private static final long VIEW_CACHE_BYTES = 4L * 1024 * 1024;
-
-  /**
-   * What the serialized forms that loads write out may hold, in their bytes: sixteen tables of
-   * thousands of snapshots (2 MB of JSON each) and their trimmed forms fit, within the server's
-   * 256 MiB heap.
-   */
-  private static final long JSON_CACHE_BYTES = 64L * 1024 * 1024;
-  /**
    * Parsing a metadata file of megabytes builds a tree of several times its size before the
    * metadata: at most this many files are parsed at once, so that loads of many large tables
    * cannot together take more memory than the heap has. More would not be quicker on the cores.
@@ -55,12 +42,9 @@ public final class MetadataFiles {
 
   private final MetadataFileIoProvider io;
   private final MetadataLimits limits;
-  private final MetadataCache<TableMetadata> tables = new MetadataCache<>(TABLE_CACHE_BYTES);
-  private final MetadataCache<ViewMetadata> views = new MetadataCache<>(VIEW_CACHE_BYTES);
-  private final AsyncCache<JsonKey, SerializedMetadata> json = Caffeine.newBuilder()
-      .maximumWeight(JSON_CACHE_BYTES)
-      .weigher((JsonKey key, SerializedMetadata value) -> value.length())
-      .buildAsync();
+  private final MetadataCache<TableMetadata> tables;
+  private final MetadataCache<ViewMetadata> views;
+  private final AsyncCache<JsonKey, SerializedMetadata> json;
   private final Semaphore parses = new Semaphore(PARSES_AT_ONCE, true);
 
   /** Metadata files within the {@link MetadataLimits#DEFAULTS default limits}. */
@@ -68,9 +52,20 @@ public final class MetadataFiles {
     this(io, MetadataLimits.DEFAULTS);
   }
 
+  /** Metadata files within {@code limits}, kept within this JVM's {@link MetadataMemory}. */
   public MetadataFiles(MetadataFileIoProvider io, MetadataLimits limits) {
+    this(io, limits, MetadataMemory.ofThisJvm());
+  }
+
+  public MetadataFiles(MetadataFileIoProvider io, MetadataLimits limits, MetadataMemory memory) {
     this.io = io;
     this.limits = limits;
+    this.tables = new MetadataCache<>(memory.tableFileBytes());
+    this.views = new MetadataCache<>(memory.viewFileBytes());
+    this.json = Caffeine.newBuilder()
+        .maximumWeight(memory.serializedBytes())
+        .weigher((JsonKey key, SerializedMetadata value) -> value.length())
+        .buildAsync();
   }
 
   /** The limits every file read or written here stays within. */
