@@ -206,7 +206,7 @@ final class CommitOutcomes implements ExecuteListener {
   Optional<Outcome> decide(Connection connection, Committing pending, RuntimeException failure)
       throws SQLException {
     Optional<String> status = status(connection, pending.transactionId());
-    if (!serverStarted(connection).equals(pending.serverStarted())) {
+    if (!serverStarted(connection).isEqual(pending.serverStarted())) {
       // Restarted: the transaction runs nowhere any more, and its id may be another's now.
       if (pending.witness() != null) {
         return Optional.of(witnessed(connection, pending.witness()) ? Outcome.COMMITTED
