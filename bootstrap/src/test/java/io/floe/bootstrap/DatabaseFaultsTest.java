@@ -148,6 +148,32 @@ class DatabaseFaultsTest {
   }
 
   @Test
+  void aCommitWhoseAnswerIsLostAcrossARestartIsAnsweredByWhatTheRestartedServerHolds()
+      throws Exception {
+    String table = createTable("restarted");
+    int versions = metadataVersions(table);
+    proxy.loseNextCommitAnswerAndStayUnreachable();
+    CompletableFuture<HttpResponse<String>> commit = CompletableFuture.supplyAsync(() ->
+        send("POST", table, org.token(), setProperty("across", "restart")));
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!proxy.commitAnswerLost() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(proxy.commitAnswerLost()).isTrue();
+    // A restarted server may have given the transaction's id to another: its own row decides.
+    postgres.close();
+    restartPostgres();
+    proxy.unreachable(false);
+    HttpResponse<String> answer = commit.get(60, TimeUnit.SECONDS);
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    assertThat(awaitServed(() -> send("GET", table, org.token(), null)).statusCode())
+        .isEqualTo(200);
+    assertThat(load(table).path("metadata").path("properties").path("across").asText())
+        .isEqualTo("restart");
+    assertThat(metadataVersions(table)).isEqualTo(versions + 1);
+  }
+
+  @Test
   void onlyADatabaseThatStaysAwayLeavesTheCommitStateUnknown() throws Exception {
     String table = createTable("stays_away");
     proxy.loseNextCommitAnswerAndStayUnreachable();

@@ -209,8 +209,10 @@ final class CommitOutcomes implements ExecuteListener {
     if (!serverStarted(connection).isEqual(pending.serverStarted())) {
       // Restarted: the transaction runs nowhere any more, and its id may be another's now.
       if (pending.witness() != null) {
-        return Optional.of(witnessed(connection, pending.witness()) ? Outcome.COMMITTED
-            : Outcome.NOT_COMMITTED);
+        boolean present = witnessed(connection, pending.witness());
+        LOG.warn("transaction {}: the database restarted since; the row it wrote is {}",
+            pending.transactionId(), present ? "there" : "not there");
+        return Optional.of(present ? Outcome.COMMITTED : Outcome.NOT_COMMITTED);
       }
       if (status.isPresent() && status.get().equals("committed")) {
         LOG.error("transaction {}: its server restarted and the transaction left no row to "
