@@ -126,7 +126,11 @@ public final class MaintenanceScheduler implements AutoCloseable {
     return new Tick(read, planned, runDue());
   }
 
-  private int readFeeds() {
+  /**
+   * Reads each policy org's change feed onward from where the last read stopped (a page at most)
+   * and adds what its commits reported to the tables' counters; returns the commits read.
+   */
+  public int readFeeds() {
     int read = 0;
     for (UUID orgId : policies.orgsWithPolicies()) {
       FeedPosition from = jobs.feedRead(orgId);
@@ -142,7 +146,8 @@ public final class MaintenanceScheduler implements AutoCloseable {
     return read;
   }
 
-  private int plan() {
+  /** Plans a job for each table committed to since it was last planned that needs one. */
+  public int plan() {
     int planned = 0;
     for (MaintenanceTable table : jobs.toPlan(TABLES_PER_TICK)) {
       Optional<OrgContext> context = orgs.findOrg(table.orgId())
@@ -172,7 +177,11 @@ public final class MaintenanceScheduler implements AutoCloseable {
     }
   }
 
-  private List<MaintenanceJob> runDue() {
+  /**
+   * Claims the jobs due now, at most {@code concurrency}, runs them at once and returns them once
+   * every one has ended its attempt.
+   */
+  public List<MaintenanceJob> runDue() {
     List<Future<MaintenanceJob>> running = new ArrayList<>();
     for (int i = 0; i < concurrency; i++) {
       Optional<MaintenanceJob> claimed = jobs.claim(owner, clock.instant(), LEASE);
