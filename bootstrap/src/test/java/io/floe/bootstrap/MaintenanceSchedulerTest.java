@@ -209,6 +209,26 @@ class MaintenanceSchedulerTest {
   }
 
   @Test
+  void thePolicyIsReadAgainWhenTheJobRunsAndAJobItNoLongerWantsIsSkipped() {
+    namespacePolicy(Map.of("compaction_target_file_size_bytes", EIGHT_MIB));
+    Table table = tableWithAppends("unwanted", 8);
+    MaintenanceScheduler scheduler = replica("replica-a", 1);
+    scheduler.readFeeds();
+    assertThat(scheduler.plan()).isEqualTo(1);
+    assertThat(api.delete("/orgs/" + org.warehouse()
+        + "/iceberg/namespaces/kept/maintenance-policy").status()).isEqualTo(204);
+
+    assertThat(scheduler.runDue()).hasSize(1);
+    JsonNode job = jobs("unwanted").get(0);
+    assertThat(job.path("state").asText()).isEqualTo("skipped");
+    assertThat(job.path("outcome").asText()).contains("no longer turns on [compact]");
+    table.refresh();
+    assertThat(dataFiles(table)).isEqualTo(8);
+    assertThat(api.get("/orgs/" + org.warehouse() + "/audit?action=table.maintain").body()
+        .path("entries")).isEmpty();
+  }
+
+  @Test
   void twoReplicasNeverRunTheSameJob() throws Exception {
     namespacePolicy(Map.of("compaction_target_file_size_bytes", EIGHT_MIB));
     int tables = 4;
