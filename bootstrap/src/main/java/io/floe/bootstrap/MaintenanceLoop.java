@@ -24,7 +24,7 @@ final class MaintenanceLoop implements AutoCloseable {
         () -> {
           MaintenanceScheduler.Tick tick = scheduler.tick();
           if (tick.jobsPlanned() + tick.jobsRun().size() > 0) {
-            LOG.info("maintenance: {} commits read, {} jobs planned, {} run", tick.commitsRead(),
+            LOG.info("maintenance: {} events read, {} jobs planned, {} run", tick.eventsRead(),
                 tick.jobsPlanned(), tick.jobsRun().size());
           }
         });

@@ -71,12 +71,10 @@ public final class MaintenanceScheduler implements AutoCloseable {
   static final int EVENTS_PER_ORG = 1000;
   static final int TABLES_PER_TICK = 200;
   private static final int MAX_ERROR = 2000;
-  private static final ChangeFilter COMMITS = new ChangeFilter(Set.of("table.commit"), Set.of(),
-      Set.of(), Set.of(), Optional.empty());
   private static final Logger LOG = LoggerFactory.getLogger(MaintenanceScheduler.class);
 
   /** What one tick did. */
-  public record Tick(int commitsRead, int jobsPlanned, List<MaintenanceJob> jobsRun) {}
+  public record Tick(int eventsRead, int jobsPlanned, List<MaintenanceJob> jobsRun) {}
 
   private final MaintenanceJobStore jobs;
   private final ChangeFeed feed;
@@ -128,13 +126,15 @@ public final class MaintenanceScheduler implements AutoCloseable {
 
   /**
    * Reads each policy org's change feed onward from where the last read stopped (a page at most)
-   * and adds what its commits reported to the tables' counters; returns the commits read.
+   * and adds what its commits reported to the tables' counters; returns the events read. Every
+   * event moves the position, commits or not, so a tick never reads the same events again.
    */
   public int readFeeds() {
     int read = 0;
     for (UUID orgId : policies.orgsWithPolicies()) {
       FeedPosition from = jobs.feedRead(orgId);
-      List<ChangeEvent> page = feed.after(orgId, from, COMMITS, Instant.EPOCH, EVENTS_PER_ORG);
+      List<ChangeEvent> page = feed.after(orgId, from, ChangeFilter.ALL, Instant.EPOCH,
+          EVENTS_PER_ORG);
       if (page.isEmpty()) {
         continue;
       }
