@@ -27,15 +27,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -89,6 +90,8 @@ public final class MaintenanceScheduler implements AutoCloseable {
   private final int concurrency;
   private final ExecutorService runners;
   private final ScheduledExecutorService leases;
+  /** The jobs running now, whose leases {@link #renewLeases} extends. */
+  private final Map<Long, MaintenanceJob> inFlight = new ConcurrentHashMap<>();
 
   public MaintenanceScheduler(MaintenanceJobStore jobs, ChangeFeed feed,
       MaintenancePolicyStore policies, OrgStore orgs, CatalogLocator locator, PolicyLevels levels,
@@ -110,6 +113,8 @@ public final class MaintenanceScheduler implements AutoCloseable {
     this.concurrency = concurrency;
     this.runners = Executors.newFixedThreadPool(concurrency, daemon("floe-maintenance-job"));
     this.leases = Executors.newSingleThreadScheduledExecutor(daemon("floe-maintenance-lease"));
+    long every = LEASE.toMillis() / 4;
+    leases.scheduleAtFixedRate(this::renewLeases, every, every, TimeUnit.MILLISECONDS);
   }
 
   /** Which replica this scheduler is: the owner of the leases it takes. */
@@ -205,24 +210,35 @@ public final class MaintenanceScheduler implements AutoCloseable {
     return ran;
   }
 
-  /** Runs a claimed job, renewing its lease every quarter of it while it runs. */
+  /** Runs a claimed job; its lease is renewed by {@link #renewLeases} while it runs. */
   private MaintenanceJob runLeased(MaintenanceJob job) {
-    long every = LEASE.toMillis() / 4;
-    ScheduledFuture<?> renewal = leases.scheduleAtFixedRate(() -> {
+    inFlight.put(job.id(), job);
+    try {
+      return run(job);
+    } finally {
+      inFlight.remove(job.id());
+    }
+  }
+
+  /**
+   * Extends the lease of every job this scheduler is running to a full lease from now; called
+   * every quarter of a lease while the scheduler runs. Returns how many leases it still held.
+   */
+  public int renewLeases() {
+    int held = 0;
+    for (MaintenanceJob job : inFlight.values()) {
       try {
-        if (!jobs.renew(job.id(), owner, clock.instant().plus(LEASE))) {
+        if (jobs.renew(job.id(), owner, clock.instant().plus(LEASE))) {
+          held++;
+        } else {
           LOG.warn("maintenance job {} of {}.{}: its lease was lost", job.id(), job.namespace(),
               job.name());
         }
       } catch (RuntimeException e) {
         LOG.warn("maintenance job {}: its lease could not be renewed", job.id(), e);
       }
-    }, every, every, TimeUnit.MILLISECONDS);
-    try {
-      return run(job);
-    } finally {
-      renewal.cancel(false);
     }
+    return held;
   }
 
   private MaintenanceJob run(MaintenanceJob job) {
