@@ -2,6 +2,7 @@
 the engine tests, and stops it with SIGTERM afterwards, checking that it exits cleanly. Tests
 that need S3 get moto (S3 and STS) on loopback, one server per test module."""
 
+import contextlib
 import os
 import pathlib
 import signal
@@ -55,11 +56,12 @@ def _wait_until_ready(port: int, process: subprocess.Popen, log: pathlib.Path) -
     raise RuntimeError(f"Floe did not become ready:\n{log.read_text()}")
 
 
-@pytest.fixture(scope="session")
-def floe(tmp_path_factory) -> Floe:
+@contextlib.contextmanager
+def serve(data_dir: pathlib.Path, *options: str):
+    """A Floe server on a free port with its data in `data_dir` and `options` added to `serve`'s;
+    stopped with SIGTERM at the end, which it must exit cleanly on."""
     assert JAR.is_file(), f"build the server first: {JAR} is missing"
-    data_dir = tmp_path_factory.mktemp("floe-data")
-    log = data_dir.parent / "floe.log"
+    log = data_dir.parent / f"{data_dir.name}.log"
     port = _free_port()
     with open(log, "w") as out:
         process = subprocess.Popen(
@@ -67,7 +69,8 @@ def floe(tmp_path_factory) -> Floe:
             ["java", "-XX:+ExitOnOutOfMemoryError", "-jar", str(JAR), "serve", "--port",
              str(port), "--data-dir", str(data_dir),
              # moto runs on this machine: the operator allows every org's buckets to reach it.
-             "--allow-private-bucket-endpoints", "--bucket-endpoint-host", "127.0.0.1"],
+             "--allow-private-bucket-endpoints", "--bucket-endpoint-host", "127.0.0.1",
+             *options],
             stdout=out, stderr=subprocess.STDOUT)
     try:
         _wait_until_ready(port, process, log)
@@ -80,6 +83,12 @@ def floe(tmp_path_factory) -> Floe:
             process.kill()
             raise
     assert code in (0, 143), f"Floe did not stop cleanly ({code}):\n{log.read_text()}"
+
+
+@pytest.fixture(scope="session")
+def floe(tmp_path_factory) -> Floe:
+    with serve(tmp_path_factory.mktemp("floe-data")) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ import io.floe.adapters.persistence.jooq.JooqAuditLog;
 import io.floe.adapters.persistence.jooq.JooqChangeFeed;
 import io.floe.adapters.persistence.jooq.JooqCatalogObjectStore;
 import io.floe.adapters.persistence.jooq.JooqDroppedTableClaimStore;
+import io.floe.adapters.persistence.jooq.JooqMaintenanceJobStore;
 import io.floe.adapters.persistence.jooq.JooqMaintenancePolicyStore;
 import io.floe.adapters.persistence.jooq.JooqGrantStore;
 import io.floe.adapters.persistence.jooq.JooqIdempotencyStore;
@@ -100,6 +101,8 @@ record Adapters(
     SoftDeleteStore<Repo> repoDeletes,
     JooqDroppedTableClaimStore droppedTableClaims,
     JooqMaintenancePolicyStore maintenancePolicies,
+    // The maintenance scheduler's feed cursors, table counters and leased jobs.
+    JooqMaintenanceJobStore maintenanceJobs,
     AdvisoryLocks locks,
     // The S3 credentials of repos on local buckets, signed with a key derived from the sealing key.
     LocalRepoCredentials localRepoCredentials,
@@ -182,6 +185,7 @@ record Adapters(
         JooqSoftDeleteStore.repos(database),
         new JooqDroppedTableClaimStore(database),
         new JooqMaintenancePolicyStore(database),
+        new JooqMaintenanceJobStore(database),
         new AdvisoryLocks(database),
         new LocalRepoCredentials(cipher.currentKey().derive(LOCAL_CREDENTIALS_KEY), clock,
             StorageAdapters.DEFAULT_CREDENTIAL_LIFETIME),

@@ -25,6 +25,7 @@ final class Composition implements AutoCloseable {
   final ServerSettings settings;
   final Adapters adapters;
   final OrgModule orgs;
+  final MaintenanceModule maintenance;
   final FloeHttpServer http;
   private final StartedServices started;
 
@@ -62,9 +63,10 @@ final class Composition implements AutoCloseable {
         lifecycle, orgs, catalog.locator, repoTables.namespaces);
     RepoModule repos = new RepoModule(adapters, clock, access.policy, audit.publisher,
         lifecycle, catalog.files);
-    MaintenanceModule maintenance = new MaintenanceModule(adapters, clock, access.policy,
+    this.maintenance = new MaintenanceModule(adapters, clock, access.policy,
         audit.publisher, catalog);
     started.push(lifecycle.scheduler(settings, adapters.workers()));
+    maintenance.loop(settings.maintenance(), adapters.workers()).ifPresent(started::push);
     EventsModule events = new EventsModule(adapters, settings, clock, access.policy);
     WebModule web = new WebModule(adapters, settings, clock, access, orgs, namespaces,
         catalog.views, catalog.tables, repos);

@@ -12,7 +12,14 @@ import io.floe.application.service.maintenance.GetMaintenancePolicyService;
 import io.floe.application.service.maintenance.PolicyLevels;
 import io.floe.application.service.maintenance.SetMaintenancePolicyService;
 import io.floe.application.service.maintenance.TableMaintenanceService;
+import io.floe.adapters.rest.management.MaintenanceJobRoutes;
+import io.floe.application.health.Workers;
+import io.floe.application.service.maintenance.ListMaintenanceJobsService;
+import io.floe.application.service.maintenance.MaintenanceScheduler;
 import io.javalin.config.RoutesConfig;
+import java.lang.management.ManagementFactory;
+import java.util.Optional;
+import java.util.UUID;
 import java.time.Clock;
 import java.util.function.Consumer;
 
@@ -20,18 +27,29 @@ import java.util.function.Consumer;
  * The wiring of table maintenance: the in-process executor (compaction with Iceberg's generic
  * Parquet reader and writer, expiry and manifest rewrite with iceberg-core's actions, orphan
  * removal), committing through the catalog's own commit use case; the maintenance policies of
- * orgs, namespaces and tables; and their routes.
+ * orgs, namespaces and tables; the scheduler that applies them by itself; and their routes.
  */
 final class MaintenanceModule {
   final MaintainTableUseCase maintenance;
+  private final Adapters adapters;
+  private final Clock clock;
+  private final CatalogModule catalog;
+  private final PolicyLevels levels;
+  private final ListMaintenanceJobsService listJobs;
   private final SetMaintenancePolicyService setPolicy;
   private final GetMaintenancePolicyService getPolicy;
   private final DeleteMaintenancePolicyService deletePolicy;
 
   MaintenanceModule(Adapters adapters, Clock clock, AccessPolicy policy,
       ChangePublisher publisher, CatalogModule catalog) {
+    this.adapters = adapters;
+    this.clock = clock;
+    this.catalog = catalog;
     PolicyLevels levels = new PolicyLevels(catalog.locator, policy,
         adapters.maintenancePolicies());
+    this.levels = levels;
+    this.listJobs = new ListMaintenanceJobsService(catalog.locator, policy,
+        adapters.maintenanceJobs());
     this.maintenance = new TableMaintenanceService(catalog.locator, policy, catalog.files,
         catalog.tables.commit(), publisher, new IcebergDataFileRewriter(), adapters.storage(),
         adapters.metrics(), levels, clock);
@@ -42,10 +60,36 @@ final class MaintenanceModule {
         adapters.maintenancePolicies(), publisher);
   }
 
+  /**
+   * A scheduler of this server, whose leases carry {@code owner}: every replica runs one, and
+   * they share the jobs through the database.
+   */
+  MaintenanceScheduler scheduler(String owner, int concurrency) {
+    return new MaintenanceScheduler(adapters.maintenanceJobs(), adapters.changeFeed(),
+        adapters.maintenancePolicies(), adapters.orgs(), catalog.locator, levels, maintenance,
+        adapters.metrics(), clock, owner, concurrency);
+  }
+
+  /** The scheduler's loop among the server's workers; none when the settings turn it off. */
+  Optional<MaintenanceLoop> loop(MaintenanceSettings settings, Workers workers) {
+    if (!settings.enabled()) {
+      return Optional.empty();
+    }
+    return Optional.of(new MaintenanceLoop(workers,
+        scheduler(replicaName(), settings.concurrency()), settings));
+  }
+
+  /** This server among replicas: its process and host, and a random part for two in one JVM. */
+  private static String replicaName() {
+    return ManagementFactory.getRuntimeMXBean().getName() + "/"
+        + UUID.randomUUID().toString().substring(0, 8);
+  }
+
   Consumer<RoutesConfig> routes(AuthenticateUseCase authentication) {
     TableMaintenanceRoutes maintain = new TableMaintenanceRoutes(authentication, maintenance);
     MaintenancePolicyRoutes policies = new MaintenancePolicyRoutes(authentication, setPolicy,
         getPolicy, deletePolicy);
-    return maintain.andThen(policies);
+    MaintenanceJobRoutes jobs = new MaintenanceJobRoutes(authentication, listJobs);
+    return maintain.andThen(policies).andThen(jobs);
   }
 }

@@ -91,6 +91,20 @@ final class ServeCommand implements Callable<Integer> {
           + "this is answered 410 (env FLOE_EVENT_RETENTION; default: ${DEFAULT-VALUE}).")
   Duration eventRetention;
 
+  @Option(names = "--maintenance-interval",
+      defaultValue = "${env:FLOE_MAINTENANCE_INTERVAL:-1m}", paramLabel = "DURATION",
+      converter = Durations.class,
+      description = "How often the maintenance scheduler reads what commits reported, plans "
+          + "jobs and runs those due; at least 1s (env FLOE_MAINTENANCE_INTERVAL; default: "
+          + "${DEFAULT-VALUE}).")
+  Duration maintenanceInterval;
+
+  @Option(names = "--maintenance-concurrency",
+      defaultValue = "${env:FLOE_MAINTENANCE_CONCURRENCY:-1}", paramLabel = "N",
+      description = "How many maintenance jobs this server runs at once, 0 to 64; 0 runs none "
+          + "here (env FLOE_MAINTENANCE_CONCURRENCY; default: ${DEFAULT-VALUE}).")
+  int maintenanceConcurrency;
+
   @Option(names = "--bootstrap-token", defaultValue = "${env:FLOE_BOOTSTRAP_TOKEN}",
       paramLabel = "TOKEN",
       description = "On first start, use this secret as the admin token instead of generating "
@@ -294,7 +308,8 @@ final class ServeCommand implements Callable<Integer> {
         database, recoveryPeriod, idempotencyLifetime,
         Optional.ofNullable(bootstrapToken).filter(token -> !token.isBlank()), oidc(),
         localBucketRoots(), secretKey.settings()).withMetadataLimits(metadataLimits())
-        .withBucketIdentities(bucketIdentities()).withEventRetention(eventRetention);
+        .withBucketIdentities(bucketIdentities()).withEventRetention(eventRetention)
+        .withMaintenance(new MaintenanceSettings(maintenanceInterval, maintenanceConcurrency));
     FloeServer server = FloeServer.start(settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -156,6 +156,15 @@ final class ServerMetrics implements RequestObserver, CommitEvents, MaintenanceE
   }
 
   @Override
+  public void jobEnded(io.floe.application.model.MaintenanceJob.State state) {
+    // One series per state (five at most): pending counts attempts that failed and wait to retry.
+    Counter.builder("floe.maintenance.jobs")
+        .description("Attempts of scheduled maintenance jobs, by the state each ended in")
+        .tag("state", state.wire())
+        .register(registry).increment();
+  }
+
+  @Override
   public void close() {
     gc.close();
     registry.close();

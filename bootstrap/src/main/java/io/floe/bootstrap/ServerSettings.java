@@ -36,13 +36,26 @@ public record ServerSettings(
     Duration firstCleanupAfter,
     MetadataLimits metadataLimits,
     BucketIdentityPolicy.Allowances bucketIdentities,
-    Duration eventRetention) {
+    Duration eventRetention,
+    MaintenanceSettings maintenance) {
 
   /** When the first cleanup pass runs after a start, finishing what a crash left half done. */
   public static final Duration FIRST_CLEANUP_AFTER = Duration.ofMinutes(1);
 
   /** How long the change feed serves an event, unless the operator says otherwise. */
   public static final Duration EVENT_RETENTION = Duration.ofDays(7);
+
+  /** As the canonical constructor, with the maintenance scheduler's defaults. */
+  public ServerSettings(String bind, int port, Path dataDir, OrgName org,
+      Optional<DatabaseSettings> database, Duration namespaceRecoveryPeriod,
+      Duration idempotencyLifetime, Optional<String> bootstrapToken,
+      Optional<OidcSettings> oidc, List<Path> localBucketRoots, SecretKeySettings secretKey,
+      Duration firstCleanupAfter, MetadataLimits metadataLimits,
+      BucketIdentityPolicy.Allowances bucketIdentities, Duration eventRetention) {
+    this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
+        bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter, metadataLimits,
+        bucketIdentities, eventRetention, MaintenanceSettings.DEFAULTS);
+  }
 
   /** As the canonical constructor, with the change feed's default retention. */
   public ServerSettings(String bind, int port, Path dataDir, OrgName org,
@@ -104,6 +117,7 @@ public record ServerSettings(
       throw new IllegalArgumentException("the idempotency-key lifetime must be positive");
     }
     Objects.requireNonNull(eventRetention, "eventRetention");
+    Objects.requireNonNull(maintenance, "maintenance");
     if (eventRetention.isNegative() || eventRetention.isZero()) {
       throw new IllegalArgumentException("the event retention must be positive");
     }
@@ -128,34 +142,41 @@ public record ServerSettings(
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention);
+        metadataLimits, bucketIdentities, eventRetention, maintenance);
   }
 
   public ServerSettings withSecretKey(SecretKeySettings keys) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention);
+        metadataLimits, bucketIdentities, eventRetention, maintenance);
   }
 
   /** Settings whose requests and metadata files are bound by {@code limits}. */
   public ServerSettings withMetadataLimits(MetadataLimits limits) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        limits, bucketIdentities, eventRetention);
+        limits, bucketIdentities, eventRetention, maintenance);
   }
 
   /** What the operator allows bucket configurations of orgs other than the operators' own. */
   public ServerSettings withBucketIdentities(BucketIdentityPolicy.Allowances allowances) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, allowances, eventRetention);
+        metadataLimits, allowances, eventRetention, maintenance);
   }
 
   /** Settings whose change feed serves events for {@code retention}. */
   public ServerSettings withEventRetention(Duration retention) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, retention);
+        metadataLimits, bucketIdentities, retention, maintenance);
+  }
+
+  /** Settings whose maintenance scheduler runs as {@code schedule} says. */
+  public ServerSettings withMaintenance(MaintenanceSettings schedule) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        metadataLimits, bucketIdentities, eventRetention, schedule);
   }
 
   public Path adminTokenFile() {

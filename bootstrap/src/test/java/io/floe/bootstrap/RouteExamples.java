@@ -39,8 +39,12 @@ final class RouteExamples {
 
   /** The query string the route needs to do anything (with its {@code ?}), or empty. */
   static String query(String method, String path) {
-    return (method + " " + path).equals("GET /iceberg/v1/config") ? "?warehouse=${org}" : "";
+    return QUERIES.getOrDefault(method + " " + path, "");
   }
+
+  private static final Map<String, String> QUERIES = Map.of(
+      "GET /iceberg/v1/config", "?warehouse=${org}",
+      "GET " + MAINTENANCE + "/jobs", "?limit=10");
 
   /** Well-formed bodies that the route must refuse, without changing anything. */
   static List<String> impossible(String method, String path) {

@@ -7,6 +7,8 @@ import io.floe.application.health.Workers;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.storage.local.LocalPaths;
 import io.floe.application.port.out.LifecycleProbe;
+import io.floe.application.port.out.MaintenanceJobStore;
+import io.floe.application.service.maintenance.MaintenanceScheduler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -100,6 +102,19 @@ final class TestFloe implements AutoCloseable {
   /** The background threads the server keeps alive, for tests that make one fail. */
   Workers workers() {
     return composition.adapters.workers();
+  }
+
+  /**
+   * A maintenance scheduler on this server's database and services, as a replica named
+   * {@code owner} runs it: a test ticks it itself, and two of them are two replicas.
+   */
+  MaintenanceScheduler maintenanceScheduler(String owner, int concurrency) {
+    return composition.maintenance.scheduler(owner, concurrency);
+  }
+
+  /** The maintenance scheduler's jobs, for a test that plays a replica dying mid-job. */
+  MaintenanceJobStore maintenanceJobs() {
+    return composition.adapters.maintenanceJobs();
   }
 
   /** Every HTTP route the server serves. */

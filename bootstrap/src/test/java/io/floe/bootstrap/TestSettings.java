@@ -15,6 +15,12 @@ import java.util.Optional;
  * gets. The one place in the tests that calls the settings' canonical constructor.
  */
 final class TestSettings {
+  /**
+   * The test servers' scheduler ticks once a day by itself: tests call its tick on a moved clock
+   * instead, and a tick of its own in the middle of a test would take the test's jobs.
+   */
+  static final Duration IDLE_SCHEDULER = Duration.ofDays(1);
+
   private String bind;
   private int port;
   private Path dataDir;
@@ -29,6 +35,7 @@ final class TestSettings {
   private Duration firstCleanupAfter;
   private MetadataLimits metadataLimits;
   private BucketIdentityPolicy.Allowances bucketIdentities;
+  private MaintenanceSettings maintenance;
 
   private TestSettings(ServerSettings base) {
     bind = base.bind();
@@ -45,6 +52,7 @@ final class TestSettings {
     firstCleanupAfter = base.firstCleanupAfter();
     metadataLimits = base.metadataLimits();
     bucketIdentities = base.bucketIdentities();
+    maintenance = base.maintenance();
   }
 
   /**
@@ -54,7 +62,8 @@ final class TestSettings {
    */
   static TestSettings defaults(Path dataDir) {
     return new TestSettings(ServerSettings.defaults(dataDir)).port(0)
-        .bucketIdentities(TestFloe.LOOPBACK_STORAGE);
+        .bucketIdentities(TestFloe.LOOPBACK_STORAGE)
+        .maintenance(new MaintenanceSettings(IDLE_SCHEDULER, 1));
   }
 
   /** {@code settings}, to change some of them. */
@@ -121,9 +130,15 @@ final class TestSettings {
     return this;
   }
 
+  /** How the maintenance scheduler ticks; tests drive its ticks themselves by default. */
+  TestSettings maintenance(MaintenanceSettings value) {
+    maintenance = value;
+    return this;
+  }
+
   ServerSettings build() {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey,
-        firstCleanupAfter, metadataLimits, bucketIdentities);
+        firstCleanupAfter, metadataLimits, bucketIdentities).withMaintenance(maintenance);
   }
 }

@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "tables", mixinStandardHelpOptions = true,
     description = "List and describe Iceberg tables on a running Floe server.",
     subcommands = {TablesCommand.ListTables.class, TablesCommand.Describe.class,
-        TableMaintainCommand.class, PolicyCommand.OfTable.class})
+        TableMaintainCommand.class, TableMaintenanceJobsCommand.class,
+        PolicyCommand.OfTable.class})
 public final class TablesCommand implements Runnable {
   @Spec
   CommandSpec spec;

@@ -5,6 +5,7 @@ import static io.floe.adapters.persistence.jooq.schema.Tables.MAINTENANCE_POLICI
 import io.floe.application.model.MaintenancePolicy;
 import io.floe.application.port.out.MaintenancePolicyStore;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.DSLContext;
@@ -57,5 +58,11 @@ public final class JooqMaintenancePolicyStore implements MaintenancePolicyStore 
   public boolean delete(UUID targetId) {
     return dsl.deleteFrom(MAINTENANCE_POLICIES)
         .where(MAINTENANCE_POLICIES.TARGET_ID.eq(targetId)).execute() > 0;
+  }
+
+  @Override
+  public List<UUID> orgsWithPolicies() {
+    return dsl.selectDistinct(MAINTENANCE_POLICIES.ORG_ID).from(MAINTENANCE_POLICIES)
+        .fetch(MAINTENANCE_POLICIES.ORG_ID);
   }
 }

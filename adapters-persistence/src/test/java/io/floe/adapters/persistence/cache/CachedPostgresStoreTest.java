@@ -242,6 +242,11 @@ class CachedPostgresStoreTest extends PersistenceContracts {
     }
 
     @Override
+    public io.floe.application.port.out.MaintenanceJobStore maintenanceJobs() {
+      return rows.maintenanceJobs();
+    }
+
+    @Override
     public void close() {
       tokenUses.close();
       invalidations.close();

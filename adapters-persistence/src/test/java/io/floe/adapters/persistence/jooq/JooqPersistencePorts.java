@@ -7,6 +7,7 @@ import io.floe.application.port.out.DroppedTableClaimStore;
 import io.floe.application.port.out.GrantStore;
 import io.floe.application.port.out.IdempotencyStore;
 import io.floe.application.port.out.IdentityDirectory;
+import io.floe.application.port.out.MaintenanceJobStore;
 import io.floe.application.port.out.NameRegistry;
 import io.floe.application.port.out.NamespaceDirectory;
 import io.floe.application.port.out.NamespaceLifecycleStore;
@@ -156,6 +157,11 @@ public final class JooqPersistencePorts implements PersistencePorts {
   @Override
   public WebSessionStore webSessions() {
     return new JooqWebSessionStore(database);
+  }
+
+  @Override
+  public MaintenanceJobStore maintenanceJobs() {
+    return new JooqMaintenanceJobStore(database);
   }
 
   @Override

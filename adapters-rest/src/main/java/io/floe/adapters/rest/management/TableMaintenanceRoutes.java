@@ -57,7 +57,7 @@ public final class TableMaintenanceRoutes implements Consumer<RoutesConfig> {
     });
   }
 
-  private static TableIdentifier table(ManagementRequest r) {
+  static TableIdentifier table(ManagementRequest r) {
     String namespace = CreateNamespaceCommand.name(r.http().pathParam("name"), "namespace name")
         .value();
     return TableIdentifier.of(Namespace.of(namespace), tableName(r));

@@ -1,5 +1,7 @@
 package io.floe.application.port.out;
 
+import io.floe.application.model.MaintenanceJob;
+
 /** Hears how table maintenance runs fare: what the maintenance metrics count. */
 public interface MaintenanceEvents {
   MaintenanceEvents NONE = new MaintenanceEvents() {
@@ -15,4 +17,7 @@ public interface MaintenanceEvents {
 
   /** A maintenance run failed with an error. */
   void failed();
+
+  /** A scheduled job ended an attempt as {@code state}: pending again after a failure, or done. */
+  default void jobEnded(MaintenanceJob.State state) {}
 }

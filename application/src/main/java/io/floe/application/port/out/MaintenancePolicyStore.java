@@ -2,6 +2,7 @@ package io.floe.application.port.out;
 
 import io.floe.application.model.MaintenancePolicy;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -21,4 +22,7 @@ public interface MaintenancePolicyStore {
 
   /** Removes the policy on {@code targetId}; false when there was none. */
   boolean delete(UUID targetId);
+
+  /** The orgs with a policy set on any level: those the maintenance scheduler follows. */
+  List<UUID> orgsWithPolicies();
 }

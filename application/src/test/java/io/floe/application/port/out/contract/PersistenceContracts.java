@@ -190,6 +190,14 @@ public abstract class PersistenceContracts {
   }
 
   @Nested
+  class MaintenanceJobs extends MaintenanceJobStoreContract {
+    @Override
+    protected PersistencePorts ports() {
+      return backend;
+    }
+  }
+
+  @Nested
   class Audit extends AuditLogContract {
     @Override
     protected PersistencePorts ports() {

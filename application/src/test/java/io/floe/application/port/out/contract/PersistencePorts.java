@@ -6,6 +6,7 @@ import io.floe.application.port.out.DroppedTableClaimStore;
 import io.floe.application.port.out.GrantStore;
 import io.floe.application.port.out.IdempotencyStore;
 import io.floe.application.port.out.IdentityDirectory;
+import io.floe.application.port.out.MaintenanceJobStore;
 import io.floe.application.port.out.MetadataPointers;
 import io.floe.application.port.out.NameRegistry;
 import io.floe.application.port.out.NamespaceDirectory;
@@ -72,6 +73,8 @@ public interface PersistencePorts extends AutoCloseable {
   AuditLog audit();
 
   WebSessionStore webSessions();
+
+  MaintenanceJobStore maintenanceJobs();
 
   /**
    * Whether a transaction locks single rows, so that another one skips the rows it holds where a

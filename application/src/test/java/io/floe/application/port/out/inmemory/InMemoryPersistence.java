@@ -32,6 +32,7 @@ public final class InMemoryPersistence implements PersistencePorts {
   private final InMemoryAuditLog audit;
   private final InMemoryChangeFeed changeFeed;
   private final InMemoryWebSessionStore webSessions;
+  private final InMemoryMaintenanceJobStore maintenanceJobs = new InMemoryMaintenanceJobStore();
 
   public InMemoryPersistence() {
     this(Clock.systemUTC());
@@ -182,5 +183,10 @@ public final class InMemoryPersistence implements PersistencePorts {
   @Override
   public InMemoryWebSessionStore webSessions() {
     return webSessions;
+  }
+
+  @Override
+  public InMemoryMaintenanceJobStore maintenanceJobs() {
+    return maintenanceJobs;
   }
 }
