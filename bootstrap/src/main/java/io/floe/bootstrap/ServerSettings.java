@@ -36,7 +36,8 @@ public record ServerSettings(
     Duration firstCleanupAfter,
     MetadataLimits metadataLimits,
     BucketIdentityPolicy.Allowances bucketIdentities,
-    Duration eventRetention) {
+    Duration eventRetention,
+    WebhookSettings webhooks) {
 
   /** When the first cleanup pass runs after a start, finishing what a crash left half done. */
   public static final Duration FIRST_CLEANUP_AFTER = Duration.ofMinutes(1);
@@ -44,7 +45,7 @@ public record ServerSettings(
   /** How long the change feed serves an event, unless the operator says otherwise. */
   public static final Duration EVENT_RETENTION = Duration.ofDays(7);
 
-  /** As the canonical constructor, with the change feed's default retention. */
+  /** As the canonical constructor, with the change feed's default retention and webhooks. */
   public ServerSettings(String bind, int port, Path dataDir, OrgName org,
       Optional<DatabaseSettings> database, Duration namespaceRecoveryPeriod,
       Duration idempotencyLifetime, Optional<String> bootstrapToken,
@@ -53,7 +54,7 @@ public record ServerSettings(
       BucketIdentityPolicy.Allowances bucketIdentities) {
     this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
         bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter, metadataLimits,
-        bucketIdentities, EVENT_RETENTION);
+        bucketIdentities, EVENT_RETENTION, WebhookSettings.DEFAULTS);
   }
 
   /**
@@ -104,6 +105,7 @@ public record ServerSettings(
       throw new IllegalArgumentException("the idempotency-key lifetime must be positive");
     }
     Objects.requireNonNull(eventRetention, "eventRetention");
+    Objects.requireNonNull(webhooks, "webhooks");
     if (eventRetention.isNegative() || eventRetention.isZero()) {
       throw new IllegalArgumentException("the event retention must be positive");
     }
@@ -128,34 +130,41 @@ public record ServerSettings(
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention);
+        metadataLimits, bucketIdentities, eventRetention, webhooks);
   }
 
   public ServerSettings withSecretKey(SecretKeySettings keys) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention);
+        metadataLimits, bucketIdentities, eventRetention, webhooks);
   }
 
   /** Settings whose requests and metadata files are bound by {@code limits}. */
   public ServerSettings withMetadataLimits(MetadataLimits limits) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        limits, bucketIdentities, eventRetention);
+        limits, bucketIdentities, eventRetention, webhooks);
   }
 
   /** What the operator allows bucket configurations of orgs other than the operators' own. */
   public ServerSettings withBucketIdentities(BucketIdentityPolicy.Allowances allowances) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, allowances, eventRetention);
+        metadataLimits, allowances, eventRetention, webhooks);
   }
 
   /** Settings whose change feed serves events for {@code retention}. */
   public ServerSettings withEventRetention(Duration retention) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, retention);
+        metadataLimits, bucketIdentities, retention, webhooks);
+  }
+
+  /** Settings whose webhooks are delivered as {@code settings} say. */
+  public ServerSettings withWebhooks(WebhookSettings settings) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        metadataLimits, bucketIdentities, eventRetention, settings);
   }
 
   public Path adminTokenFile() {
