@@ -67,7 +67,9 @@ def floe(tmp_path_factory) -> Floe:
             ["java", "-XX:+ExitOnOutOfMemoryError", "-jar", str(JAR), "serve", "--port",
              str(port), "--data-dir", str(data_dir),
              # moto runs on this machine: the operator allows every org's buckets to reach it.
-             "--allow-private-bucket-endpoints", "--bucket-endpoint-host", "127.0.0.1"],
+             "--allow-private-bucket-endpoints", "--bucket-endpoint-host", "127.0.0.1",
+             # Webhook receivers of the tests run on this machine too.
+             "--allow-private-webhook-targets", "--webhook-poll-interval", "PT0.2S"],
             stdout=out, stderr=subprocess.STDOUT)
     try:
         _wait_until_ready(port, process, log)

@@ -261,6 +261,68 @@ class WebhooksTest {
     assertThat(access.as(other).delete(path).status()).isEqualTo(404);
   }
 
+  @Test
+  void eventsCommittedWhileTheReceiverIsDownArriveAfterARestartWithTheirIds(@TempDir Path own)
+      throws Exception {
+    List<String> committed = new ArrayList<>();
+    try (TestFloe server = TestFloe.start(own)) {
+      org = server.operators();
+      ManagementApi api = new ManagementApi(server.port(), org.token());
+      assertThat(api.post(base() + "/iceberg/namespaces", Map.of("name", "sales")).status())
+          .isEqualTo(201);
+      subscribe(api, base(), Map.of("url", receiver.url(), "operations",
+          List.of("table.commit")));
+      receiver.failAll(true);
+      appends(server, "orders", 3);
+      await().atMost(Duration.ofSeconds(30)).until(() -> !receiver.requests().isEmpty());
+      api.get(base() + "/events?limit=1000&action=table.commit").body().path("events")
+          .forEach(event -> committed.add(event.path("id").asText()));
+    }
+    receiver.failAll(false);
+    try (TestFloe restarted = TestFloe.start(own)) {
+      await().atMost(Duration.ofSeconds(60)).until(() -> {
+        restarted.clock().advance(Duration.ofMinutes(1));
+        return receiver.acknowledged().size() >= 3;
+      });
+      assertThat(receiver.acknowledged()).extracting(WebhookReceiver.Request::id)
+          .containsExactlyElementsOf(committed);
+      assertThat(receiver.requests()).extracting(WebhookReceiver.Request::id)
+          .containsOnly(committed.toArray(String[]::new));
+    }
+  }
+
+  @Test
+  void theCommandLineManagesSubscriptions() throws Exception {
+    String[] created = floe("subscriptions", "create", receiver.url(), "--namespace", "sales",
+        "--operation", "table.commit").split("\n");
+    assertThat(created[0]).startsWith("whsec_");
+    String id = created[1].split(" ")[0];
+    assertThat(created[1]).contains("active", receiver.url(), "namespace sales",
+        "operations table.commit");
+    appends(floe, "orders", 1);
+    await().atMost(Duration.ofSeconds(30)).until(() -> receiver.acknowledged().size() >= 1);
+    assertThat(floe("subscriptions", "list")).contains(id);
+    assertThat(floe("subscriptions", "show", id)).contains("HTTP 204",
+        receiver.acknowledged().get(0).id());
+    assertThat(floe("subscriptions", "resume", id)).contains(id, "active");
+    floe("subscriptions", "delete", id);
+    assertThat(floe("subscriptions", "list")).doesNotContain(id);
+  }
+
+  /** {@code floe ...} as the org's admin; its output, once it succeeded. */
+  private String floe(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--url", "http://127.0.0.1:" + floe.port(), "--token", org.token(),
+        "--org", org.warehouse()));
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.StringWriter err = new java.io.StringWriter();
+    picocli.CommandLine command = FloeCommand.commandLine();
+    command.setOut(new java.io.PrintWriter(out, true));
+    command.setErr(new java.io.PrintWriter(err, true));
+    assertThat(command.execute(all.toArray(String[]::new))).as("%s", err).isZero();
+    return out.toString();
+  }
+
   private String lastPosition(String action) {
     JsonNode events = admin.get(base() + "/events?limit=1000&action=" + action).body()
         .path("events");

@@ -62,7 +62,9 @@ public final class WebhookTargets {
       boolean ok = (scheme.equals("http") || scheme.equals("https")) && url.getHost() != null
           && !url.getHost().isEmpty() && url.getRawUserInfo() == null && url.getFragment() == null
           && url.getPort() <= 65_535;
-      return ok ? Optional.of(url) : Optional.empty();
+      // The scheme in lower case, as HTTP clients expect it.
+      return ok ? Optional.of(new URI(scheme + raw.substring(scheme.length())))
+          : Optional.empty();
     } catch (URISyntaxException e) {
       return Optional.empty();
     }
