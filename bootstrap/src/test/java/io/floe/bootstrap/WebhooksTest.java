@@ -168,8 +168,13 @@ class WebhooksTest {
     String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
         .newBuilder(java.net.URI.create("http://127.0.0.1:" + floe.port() + "/metrics")).build(),
         java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-    assertThat(metrics).contains("floe_webhook_deliveries_total{subscription=\""
-        + created.at("/subscription/id").asText() + "\"} 3.0");
+    String subscription = created.at("/subscription/id").asText();
+    assertThat(metrics).contains("floe_webhook_deliveries_total{subscription=\"" + subscription
+        + "\"} 3.0", "floe_webhook_lag_events{subscription=\"" + subscription + "\"} 0.0");
+    // The database holds the secret sealed only.
+    String sealed = floe.database().dsl().fetchValue("select sealed_secret from "
+        + "webhook_subscriptions where id = ?::uuid", subscription).toString();
+    assertThat(sealed).startsWith("v1:").doesNotContain(secret.substring(6));
   }
 
   @Test
