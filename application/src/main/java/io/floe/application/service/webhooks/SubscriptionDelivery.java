@@ -108,6 +108,9 @@ public final class SubscriptionDelivery {
       }
       int attempt = subscription.state().consecutiveFailures() + 1;
       DeliveryAttempt result = send(subscription.url(), org.get(), secret, event, attempt);
+      if (Thread.currentThread().isInterrupted()) {
+        return; // the server is stopping: this attempt counts for nothing, the next start retries
+      }
       if (!result.delivered()) {
         if (!reached.equals(saved)) {
           store.advance(id, reached, Optional.empty());
