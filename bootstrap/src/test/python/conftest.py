@@ -70,6 +70,8 @@ def serve(data_dir: pathlib.Path, *options: str):
              str(port), "--data-dir", str(data_dir),
              # moto runs on this machine: the operator allows every org's buckets to reach it.
              "--allow-private-bucket-endpoints", "--bucket-endpoint-host", "127.0.0.1",
+             # Webhook receivers of the tests run on this machine too.
+             "--allow-private-webhook-targets", "--webhook-poll-interval", "PT0.2S",
              *options],
             stdout=out, stderr=subprocess.STDOUT)
     try:

@@ -25,6 +25,7 @@ import io.floe.adapters.persistence.jooq.JooqPrincipalStore;
 import io.floe.adapters.persistence.jooq.JooqRepoStore;
 import io.floe.adapters.persistence.jooq.JooqSoftDeleteStore;
 import io.floe.adapters.persistence.jooq.JooqWebSessionStore;
+import io.floe.adapters.persistence.jooq.JooqWebhookSubscriptionStore;
 import io.floe.adapters.persistence.jooq.SecretCipher;
 import io.floe.adapters.persistence.cache.CacheInvalidations;
 import io.floe.adapters.persistence.cache.CachingCatalogObjectStore;
@@ -36,6 +37,7 @@ import io.floe.adapters.persistence.cache.TokenUseRecorder;
 import io.floe.adapters.rest.iceberg.IcebergResultCodec;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.identity.OidcSettings;
+import io.floe.adapters.rest.webhooks.JdkWebhookSender;
 import io.floe.adapters.storage.InetStorageNetwork;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.storage.local.LocalPaths;
@@ -49,6 +51,8 @@ import io.floe.application.port.out.NamespaceStore;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.port.out.SoftDeleteStore;
+import io.floe.application.port.out.StorageNetwork;
+import io.floe.application.port.out.WebhookSender;
 import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.application.security.IdentityCheckedStorage;
 import io.floe.application.service.repo.objects.LocalRepoCredentials;
@@ -106,6 +110,11 @@ record Adapters(
     AdvisoryLocks locks,
     // The S3 credentials of repos on local buckets, signed with a key derived from the sealing key.
     LocalRepoCredentials localRepoCredentials,
+    // Webhook subscriptions, their secrets sealed, and the HTTP client that delivers to them.
+    JooqWebhookSubscriptionStore webhookSubscriptions,
+    WebhookSender webhookSender,
+    // Where hosts lead (public or private addresses), by the JVM's resolver.
+    StorageNetwork network,
     // The background threads the server needs; each is kept alive, and /ready reports it down.
     Workers workers) {
 
@@ -133,8 +142,9 @@ record Adapters(
     TokenUseRecorder tokenUses = started.push(new TokenUseRecorder(principalRows::touchTokens, workers));
     OrgStore orgs = new CachingOrgStore(new JooqOrgStore(database, cipher), invalidations);
     // Every use of a bucket passes the rule on the server's identity and network first.
+    StorageNetwork network = new InetStorageNetwork();
     BucketIdentityPolicy bucketIdentities = new BucketIdentityPolicy(settings.bucketIdentities(),
-        settings.org(), orgs, new InetStorageNetwork());
+        settings.org(), orgs, network);
     IdentityCheckedStorage storage = IdentityCheckedStorage.of(platforms, bucketIdentities, clock);
     PrincipalStore principals =
         new CachingPrincipalStore(principalRows, invalidations, tokenUses);
@@ -189,6 +199,10 @@ record Adapters(
         new AdvisoryLocks(database),
         new LocalRepoCredentials(cipher.currentKey().derive(LOCAL_CREDENTIALS_KEY), clock,
             StorageAdapters.DEFAULT_CREDENTIAL_LIFETIME),
+        new JooqWebhookSubscriptionStore(database, cipher),
+        new JdkWebhookSender(settings.webhooks().connectTimeout(),
+            settings.webhooks().answerTimeout()),
+        network,
         workers);
   }
 }

@@ -68,6 +68,9 @@ final class Composition implements AutoCloseable {
     started.push(lifecycle.scheduler(settings, adapters.workers()));
     maintenance.loop(settings.maintenance(), adapters.workers()).ifPresent(started::push);
     EventsModule events = new EventsModule(adapters, settings, clock, access.policy);
+    WebhooksModule webhooks = new WebhooksModule(adapters, settings, clock, access.policy,
+        audit.publisher, events.visibility);
+    started.push(webhooks.start(adapters.workers()));
     WebModule web = new WebModule(adapters, settings, clock, access, orgs, namespaces,
         catalog.views, catalog.tables, repos);
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(adapters.database(), adapters.workers())),
@@ -81,6 +84,7 @@ final class Composition implements AutoCloseable {
             audit.routes(access.authentication, access.policy),
             events.icebergRoutes(access.authentication, settings),
             events.managementRoutes(access.authentication),
+            webhooks.routes(access.authentication),
             orgs.routes(access.authentication), access.userRoutes(), new LocalBucketEndpoint(repos.objects),
             // Last: its patterns are broad, and Floe's own routes must win over them.
             new HostedServiceRoutes()),

@@ -7,6 +7,7 @@ import io.floe.bootstrap.cli.Durations;
 import io.floe.application.health.FatalErrors;
 import io.floe.application.iceberg.MetadataLimits;
 import io.floe.application.security.BucketIdentityPolicy;
+import io.floe.application.service.webhooks.RetryPolicy;
 import io.floe.domain.OrgName;
 import java.io.File;
 import java.lang.management.ManagementFactory;
@@ -104,6 +105,33 @@ final class ServeCommand implements Callable<Integer> {
       description = "How many maintenance jobs this server runs at once, 0 to 64; 0 runs none "
           + "here (env FLOE_MAINTENANCE_CONCURRENCY; default: ${DEFAULT-VALUE}).")
   int maintenanceConcurrency;
+  @Option(names = "--allow-private-webhook-targets",
+      defaultValue = "${env:FLOE_ALLOW_PRIVATE_WEBHOOK_TARGETS:-false}",
+      description = "Let webhook subscriptions deliver to loopback, link-local and private "
+          + "addresses (a receiver on this machine or network); without it a subscription's URL "
+          + "must lead to public addresses only (env FLOE_ALLOW_PRIVATE_WEBHOOK_TARGETS; "
+          + "default: off).")
+  boolean allowPrivateWebhookTargets;
+
+  @Option(names = "--webhook-poll-interval",
+      defaultValue = "${env:FLOE_WEBHOOK_POLL_INTERVAL:-1s}", paramLabel = "DURATION",
+      converter = Durations.class,
+      description = "How often the server looks for events to deliver to webhook subscriptions "
+          + "(env FLOE_WEBHOOK_POLL_INTERVAL; default: ${DEFAULT-VALUE}).")
+  Duration webhookPollInterval;
+
+  @Option(names = "--webhook-max-backoff",
+      defaultValue = "${env:FLOE_WEBHOOK_MAX_BACKOFF:-5m}", paramLabel = "DURATION",
+      converter = Durations.class,
+      description = "The longest wait between two attempts to deliver a webhook; waits double "
+          + "from 1s up to this (env FLOE_WEBHOOK_MAX_BACKOFF; default: ${DEFAULT-VALUE}).")
+  Duration webhookMaxBackoff;
+
+  @Option(names = "--webhook-pause-after",
+      defaultValue = "${env:FLOE_WEBHOOK_PAUSE_AFTER:-10}", paramLabel = "FAILURES",
+      description = "Pause a webhook subscription after this many failed attempts in a row, "
+          + "until it is resumed (env FLOE_WEBHOOK_PAUSE_AFTER; default: ${DEFAULT-VALUE}).")
+  int webhookPauseAfter;
 
   @Option(names = "--bootstrap-token", defaultValue = "${env:FLOE_BOOTSTRAP_TOKEN}",
       paramLabel = "TOKEN",
@@ -309,7 +337,11 @@ final class ServeCommand implements Callable<Integer> {
         Optional.ofNullable(bootstrapToken).filter(token -> !token.isBlank()), oidc(),
         localBucketRoots(), secretKey.settings()).withMetadataLimits(metadataLimits())
         .withBucketIdentities(bucketIdentities()).withEventRetention(eventRetention)
-        .withMaintenance(new MaintenanceSettings(maintenanceInterval, maintenanceConcurrency));
+        .withMaintenance(new MaintenanceSettings(maintenanceInterval, maintenanceConcurrency))
+        .withWebhooks(WebhookSettings.DEFAULTS.withPrivateTargets(allowPrivateWebhookTargets)
+            .withPollInterval(webhookPollInterval)
+            .withRetries(new RetryPolicy(RetryPolicy.DEFAULT.first(), webhookMaxBackoff,
+                webhookPauseAfter)));
     FloeServer server = FloeServer.start(settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

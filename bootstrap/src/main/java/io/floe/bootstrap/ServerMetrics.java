@@ -113,6 +113,11 @@ final class ServerMetrics implements RequestObserver, CommitEvents, MaintenanceE
         .register(registry));
   }
 
+  /** The registry, for the meters an area keeps itself ({@link WebhookDeliveryMetrics}). */
+  io.micrometer.core.instrument.MeterRegistry registry() {
+    return registry;
+  }
+
   String scrape() {
     return registry.scrape();
   }

@@ -37,7 +37,8 @@ public record ServerSettings(
     MetadataLimits metadataLimits,
     BucketIdentityPolicy.Allowances bucketIdentities,
     Duration eventRetention,
-    MaintenanceSettings maintenance) {
+    MaintenanceSettings maintenance,
+    WebhookSettings webhooks) {
 
   /** When the first cleanup pass runs after a start, finishing what a crash left half done. */
   public static final Duration FIRST_CLEANUP_AFTER = Duration.ofMinutes(1);
@@ -45,7 +46,7 @@ public record ServerSettings(
   /** How long the change feed serves an event, unless the operator says otherwise. */
   public static final Duration EVENT_RETENTION = Duration.ofDays(7);
 
-  /** As the canonical constructor, with the maintenance scheduler's defaults. */
+  /** As the canonical constructor, with the maintenance scheduler's and webhooks' defaults. */
   public ServerSettings(String bind, int port, Path dataDir, OrgName org,
       Optional<DatabaseSettings> database, Duration namespaceRecoveryPeriod,
       Duration idempotencyLifetime, Optional<String> bootstrapToken,
@@ -54,7 +55,8 @@ public record ServerSettings(
       BucketIdentityPolicy.Allowances bucketIdentities, Duration eventRetention) {
     this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
         bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter, metadataLimits,
-        bucketIdentities, eventRetention, MaintenanceSettings.DEFAULTS);
+        bucketIdentities, eventRetention, MaintenanceSettings.DEFAULTS,
+        WebhookSettings.DEFAULTS);
   }
 
   /** As the canonical constructor, with the change feed's default retention. */
@@ -118,6 +120,7 @@ public record ServerSettings(
     }
     Objects.requireNonNull(eventRetention, "eventRetention");
     Objects.requireNonNull(maintenance, "maintenance");
+    Objects.requireNonNull(webhooks, "webhooks");
     if (eventRetention.isNegative() || eventRetention.isZero()) {
       throw new IllegalArgumentException("the event retention must be positive");
     }
@@ -142,41 +145,48 @@ public record ServerSettings(
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, maintenance);
+        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks);
   }
 
   public ServerSettings withSecretKey(SecretKeySettings keys) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, maintenance);
+        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks);
   }
 
   /** Settings whose requests and metadata files are bound by {@code limits}. */
   public ServerSettings withMetadataLimits(MetadataLimits limits) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        limits, bucketIdentities, eventRetention, maintenance);
+        limits, bucketIdentities, eventRetention, maintenance, webhooks);
   }
 
   /** What the operator allows bucket configurations of orgs other than the operators' own. */
   public ServerSettings withBucketIdentities(BucketIdentityPolicy.Allowances allowances) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, allowances, eventRetention, maintenance);
+        metadataLimits, allowances, eventRetention, maintenance, webhooks);
   }
 
   /** Settings whose change feed serves events for {@code retention}. */
   public ServerSettings withEventRetention(Duration retention) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, retention, maintenance);
+        metadataLimits, bucketIdentities, retention, maintenance, webhooks);
   }
 
   /** Settings whose maintenance scheduler runs as {@code schedule} says. */
   public ServerSettings withMaintenance(MaintenanceSettings schedule) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, schedule);
+        metadataLimits, bucketIdentities, eventRetention, schedule, webhooks);
+  }
+
+  /** Settings whose webhooks are delivered as {@code settings} say. */
+  public ServerSettings withWebhooks(WebhookSettings settings) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        metadataLimits, bucketIdentities, eventRetention, maintenance, settings);
   }
 
   public Path adminTokenFile() {

@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,7 +52,9 @@ class ReplicasTest {
     Path data = directory.resolve("data");
     ServerSettings settings = TestSettings.defaults(data)
         .database(Optional.of(database))
-        .localBucketRoots(List.of(data.resolve("buckets"))).build();
+        .localBucketRoots(List.of(data.resolve("buckets")))
+        // No webhook rounds: the test counts the statements a replica sends.
+        .webhooks(TestFloe.LOOPBACK_WEBHOOKS.withPollInterval(Duration.ofDays(1))).build();
     first = FloeServer.start(settings);
     second = FloeServer.start(settings);
     String token = Files.readString(settings.adminTokenFile()).strip();

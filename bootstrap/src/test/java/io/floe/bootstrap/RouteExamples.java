@@ -115,6 +115,9 @@ final class RouteExamples {
           + "\"target_file_size_bytes\":1048576,\"min_input_files\":2},\"expire_snapshots\":{"
           + "\"older_than_seconds\":3600,\"retain_last\":1},\"rewrite_manifests\":true,"
           + "\"remove_orphans\":{\"older_than_seconds\":259200}}"),
+      Map.entry("POST " + ORG + "/subscriptions", "{\"url\":\"http://127.0.0.1:9/hook\","
+          + "\"namespace\":\"sales\",\"table\":\"orders\","
+          + "\"operations\":[\"table.commit\",\"table.create\"]}"),
       Map.entry("PUT " + ORG + "/maintenance-policy", POLICY),
       Map.entry("PUT " + ORG + "/iceberg/namespaces/{name}/maintenance-policy", POLICY),
       Map.entry("PUT " + ORG + "/iceberg/namespaces/{name}/tables/{table}/maintenance-policy",
@@ -181,6 +184,11 @@ final class RouteExamples {
               + "\"requirements\":[],\"updates\":[{\"action\":\"set-default-spec\","
               + "\"spec-id\":99}]}]}",
           "{\"table-changes\":[]}", "{\"table-changes\":123}")),
+      Map.entry("POST " + ORG + "/subscriptions", List.of(
+          "{\"url\":\"ftp://127.0.0.1:9/hook\"}",
+          "{\"url\":\"http://does-not-exist.invalid/hook\"}",
+          "{\"url\":\"http://127.0.0.1:9/hook\",\"table\":\"orders\"}",
+          "{\"url\":\"http://127.0.0.1:9/hook\",\"operations\":[\"table.explode\"]}")),
       Map.entry("POST " + ORG + "/tokens", List.of(
           "{\"principal_id\":\"${ada}\",\"expires_at\":\"+999999999-12-31T23:59:59Z\"}",
           "{\"principal_id\":\"${ada}\",\"expires_at\":\"-999999999-01-01T00:00:00Z\"}",

@@ -71,8 +71,11 @@ class RouteFuzzTest {
     // request and the snapshot that judges it: it does not run during the test. A server of its
     // own: every snapshot reads every row of the database, which on a shared server would be all
     // the rows of every other test.
+    // Webhook deliveries (which write their progress) do not run either: the fixture's
+    // subscription points at a closed port.
     floe = TestFloe.start(directory,
-        settings -> settings.firstCleanupAfter(Duration.ofDays(1)));
+        settings -> settings.firstCleanupAfter(Duration.ofDays(1))
+            .webhooks(TestFloe.LOOPBACK_WEBHOOKS.withPollInterval(Duration.ofDays(1))));
     http = new RawHttp(floe.server().port());
     camera = new StoredState.Camera(floe.database());
     operatorToken = Files.readString(floe.settings().adminTokenFile()).strip();
@@ -409,6 +412,9 @@ class RouteFuzzTest {
     values.put("token", access.admin().post(base + "/tokens", Map.of("principal_id", ada))
         .body().path("id").asText());
     values.put("grant", access.grant(ada, "sales", null, "read"));
+    values.put("subscription", access.admin().post(base + "/subscriptions",
+        Map.of("url", "http://127.0.0.1:9/hook", "namespace", "sales")).body()
+        .at("/subscription/id").asText());
     fixture = new Fixture(org.warehouse(), floe.bucketDirectory(org),
         values);
     fixtureState = camera.take(fixture.storage());
@@ -438,6 +444,7 @@ class RouteFuzzTest {
           case "teams" -> values.get("team");
           case "tokens" -> values.get("token");
           case "grants" -> values.get("grant");
+          case "subscriptions" -> values.get("subscription");
           default -> values.get("ada");
         };
         default -> "unknown";

@@ -112,9 +112,15 @@ class SecretsAtRestTest {
       assertThat(admin(server, settings).get("/orgs/my-org/buckets/lake").status())
           .isEqualTo(200);
     }
-    withEmbeddedDatabase(dataDir, database -> assertThat(database.dsl()
-        .fetch("select sealed_credentials from bucket_configs").getValues(0, String.class))
-        .allSatisfy(sealed -> assertThat(sealed).startsWith("v1:" + newKey.id() + ":")));
+    withEmbeddedDatabase(dataDir, database -> {
+      assertThat(database.dsl()
+          .fetch("select sealed_credentials from bucket_configs").getValues(0, String.class))
+          .allSatisfy(sealed -> assertThat(sealed).startsWith("v1:" + newKey.id() + ":"));
+      assertThat(database.dsl()
+          .fetch("select sealed_secret from webhook_subscriptions").getValues(0, String.class))
+          .hasSize(1)
+          .allSatisfy(sealed -> assertThat(sealed).startsWith("v1:" + newKey.id() + ":"));
+    });
     // From now on the new key alone opens them, and the old one opens nothing.
     try (FloeServer server = FloeServer.start(settings.withSecretKey(
         SecretKeySettings.file(newFile)))) {
@@ -244,6 +250,10 @@ class SecretsAtRestTest {
                 "secret_access_key", SECRET,
                 "role_arn", "arn:aws:iam::123456789012:role/floe")));
     assertThat(created.status()).as("%s", created.body()).isEqualTo(201);
+    // A webhook subscription's secret is sealed the same way, and follows the key.
+    ManagementApi.Reply subscribed = admin(server, settings).post("/orgs/my-org/subscriptions",
+        Map.of("url", "http://127.0.0.1:9/hook"));
+    assertThat(subscribed.status()).as("%s", subscribed.body()).isEqualTo(201);
   }
 
   private static ManagementApi admin(FloeServer server, ServerSettings settings)

@@ -36,6 +36,9 @@ final class TestFloe implements AutoCloseable {
   static final BucketIdentityPolicy.Allowances LOOPBACK_STORAGE =
       BucketIdentityPolicy.Allowances.none().withPrivateEndpoints(true)
           .withEndpointHosts(java.util.Set.of("127.0.0.1"));
+  /** Webhook receivers on this machine, where the tests run theirs; pending events soon seen. */
+  static final WebhookSettings LOOPBACK_WEBHOOKS = WebhookSettings.DEFAULTS
+      .withPrivateTargets(true).withPollInterval(Duration.ofMillis(100));
 
   private final Composition composition;
   private final FloeServer server;

@@ -36,6 +36,7 @@ final class TestSettings {
   private MetadataLimits metadataLimits;
   private BucketIdentityPolicy.Allowances bucketIdentities;
   private MaintenanceSettings maintenance;
+  private WebhookSettings webhooks;
 
   private TestSettings(ServerSettings base) {
     bind = base.bind();
@@ -53,17 +54,20 @@ final class TestSettings {
     metadataLimits = base.metadataLimits();
     bucketIdentities = base.bucketIdentities();
     maintenance = base.maintenance();
+    webhooks = base.webhooks();
   }
 
   /**
-   * An operator's defaults with the data in {@code dataDir}, on a free port, but for one: bucket
+   * An operator's defaults with the data in {@code dataDir}, on a free port, but for two: bucket
    * endpoints on 127.0.0.1, where the tests' S3 servers run, are allowed for every org
-   * ({@link TestFloe#LOOPBACK_STORAGE}).
+   * ({@link TestFloe#LOOPBACK_STORAGE}), and so are webhook receivers there, looked for often
+   * ({@link TestFloe#LOOPBACK_WEBHOOKS}).
    */
   static TestSettings defaults(Path dataDir) {
     return new TestSettings(ServerSettings.defaults(dataDir)).port(0)
         .bucketIdentities(TestFloe.LOOPBACK_STORAGE)
-        .maintenance(new MaintenanceSettings(IDLE_SCHEDULER, 1));
+        .maintenance(new MaintenanceSettings(IDLE_SCHEDULER, 1))
+        .webhooks(TestFloe.LOOPBACK_WEBHOOKS);
   }
 
   /** {@code settings}, to change some of them. */
@@ -136,9 +140,16 @@ final class TestSettings {
     return this;
   }
 
+  /** How webhooks are delivered (to receivers on 127.0.0.1, polled often, by default). */
+  TestSettings webhooks(WebhookSettings value) {
+    webhooks = value;
+    return this;
+  }
+
   ServerSettings build() {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey,
-        firstCleanupAfter, metadataLimits, bucketIdentities).withMaintenance(maintenance);
+        firstCleanupAfter, metadataLimits, bucketIdentities).withMaintenance(maintenance)
+        .withWebhooks(webhooks);
   }
 }

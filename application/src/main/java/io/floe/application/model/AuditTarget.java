@@ -11,7 +11,7 @@ import java.util.Optional;
  */
 public record AuditTarget(Kind kind, String name) {
   public enum Kind {
-    ORG, BUCKET, NAMESPACE, TABLE, VIEW, REPO, PRINCIPAL;
+    ORG, BUCKET, NAMESPACE, TABLE, VIEW, REPO, PRINCIPAL, SUBSCRIPTION;
 
     public String wireName() {
       return name().toLowerCase(Locale.ROOT);

@@ -50,6 +50,7 @@ public final class FloeCli implements Runnable {
     commands.put("principals", PrincipalsCommand::new);
     commands.put("teams", TeamsCommand::new);
     commands.put("tokens", TokensCommand::new);
+    commands.put("subscriptions", SubscriptionsCommand::new);
     commands.put("grants", GrantsCommand::new);
     commands.put("audit", AuditCommand::new);
     commands.put("orgs", OrgsCommand::new);

@@ -1,6 +1,7 @@
 package io.floe.adapters.persistence.jooq;
 
 import static io.floe.adapters.persistence.jooq.schema.Tables.BUCKET_CONFIGS;
+import static io.floe.adapters.persistence.jooq.schema.Tables.WEBHOOK_SUBSCRIPTIONS;
 
 import io.floe.adapters.persistence.jooq.schema.tables.records.BucketConfigsRecord;
 import org.jooq.DSLContext;
@@ -54,6 +55,7 @@ public final class BucketCredentialSealing {
           }
         }
       }
+      resealWebhookSecrets(dsl);
       return new Outcome(sealed, resealed, unchanged);
     });
     if (outcome.sealedFromPlainText() > 0) {
@@ -65,6 +67,30 @@ public final class BucketCredentialSealing {
           outcome.resealed(), cipher.currentKey().id());
     }
     return outcome;
+  }
+
+  /**
+   * Webhook subscriptions' secrets, sealed the same way, follow the key in the same pass: opened
+   * (proving the key), and sealed again when a previous key sealed them.
+   */
+  private void resealWebhookSecrets(DSLContext dsl) {
+    dsl.execute("lock table webhook_subscriptions in share row exclusive mode");
+    int resealed = 0;
+    for (var row : dsl.select(WEBHOOK_SUBSCRIPTIONS.ID, WEBHOOK_SUBSCRIPTIONS.SEALED_SECRET)
+        .from(WEBHOOK_SUBSCRIPTIONS).orderBy(WEBHOOK_SUBSCRIPTIONS.ID).fetch()) {
+      String boundTo = JooqWebhookSubscriptionStore.boundTo(row.value1());
+      String secret = cipher.open(row.value2(), boundTo);
+      if (!cipher.isSealedWithCurrentKey(row.value2())) {
+        dsl.update(WEBHOOK_SUBSCRIPTIONS)
+            .set(WEBHOOK_SUBSCRIPTIONS.SEALED_SECRET, cipher.seal(secret, boundTo))
+            .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(row.value1())).execute();
+        resealed++;
+      }
+    }
+    if (resealed > 0) {
+      LOG.info("sealed the secrets of {} webhook subscriptions again, with the new key {}",
+          resealed, cipher.currentKey().id());
+    }
   }
 
   private static void store(DSLContext dsl, BucketConfigsRecord row, String sealed) {

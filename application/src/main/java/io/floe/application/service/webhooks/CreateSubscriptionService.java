@@ -1,0 +1,81 @@
+package io.floe.application.service.webhooks;
+
+import io.floe.application.model.AuditAction;
+import io.floe.application.model.AuditTarget;
+import io.floe.application.model.AuditedChange;
+import io.floe.application.model.CreatedSubscription;
+import io.floe.application.model.Invalid;
+import io.floe.application.model.WebhookFilter;
+import io.floe.application.port.in.webhooks.CreateSubscriptionUseCase;
+import io.floe.application.port.out.IdGenerator;
+import io.floe.application.port.out.NamespaceStore;
+import io.floe.application.port.out.WebhookSubscriptionStore;
+import io.floe.application.security.AccessPolicy;
+import io.floe.application.security.OrgContext;
+import io.floe.application.service.change.ChangePublisher;
+import io.floe.domain.Action;
+import io.floe.domain.CatalogName;
+import java.net.URI;
+import java.time.Clock;
+import java.util.UUID;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NotFoundException;
+
+/**
+ * Creates a subscription owned by the caller, with a new secret. Org admins may subscribe to
+ * anything; any other member only to a namespace (or a table in it) it may read, since a
+ * subscription is a standing read of that namespace. Either way a delivery carries only what the
+ * owner may read when it is made. An org holds at most {@link #MAX_PER_ORG} subscriptions.
+ */
+public final class CreateSubscriptionService implements CreateSubscriptionUseCase {
+  static final int MAX_PER_ORG = 100;
+
+  private final WebhookSubscriptionStore store;
+  private final WebhookTargets targets;
+  private final NamespaceStore namespaces;
+  private final AccessPolicy policy;
+  private final ChangePublisher publisher;
+  private final IdGenerator ids;
+  private final Clock clock;
+
+  public CreateSubscriptionService(WebhookSubscriptionStore store, WebhookTargets targets,
+      NamespaceStore namespaces, AccessPolicy policy, ChangePublisher publisher, IdGenerator ids,
+      Clock clock) {
+    this.store = store;
+    this.targets = targets;
+    this.namespaces = namespaces;
+    this.policy = policy;
+    this.publisher = publisher;
+    this.ids = ids;
+    this.clock = clock;
+  }
+
+  @Override
+  public CreatedSubscription create(OrgContext context, String rawUrl, WebhookFilter filter) {
+    requireMayFollow(context, filter);
+    URI url = targets.parse(rawUrl);
+    if (store.count(context.org().id()) >= MAX_PER_ORG) {
+      throw Invalid.because("the org has " + MAX_PER_ORG
+          + " subscriptions already, the most it may have");
+    }
+    UUID id = ids.newId();
+    String secret = WebhookSignature.secret(ids.randomBytes(WebhookSignature.KEY_BYTES));
+    AuditedChange change = AuditedChange.of(AuditAction.SUBSCRIPTION_CREATE,
+        AuditTarget.Kind.SUBSCRIPTION, id).with("url", url.toString());
+    return new CreatedSubscription(publisher.publishResultOf(context, change,
+        () -> store.create(id, context.org().id(), context.caller().principal().id(), url,
+            filter, secret, clock.instant())), secret);
+  }
+
+  private void requireMayFollow(OrgContext context, WebhookFilter filter) {
+    if (context.isAdmin()) {
+      return;
+    }
+    String name = filter.namespace().orElseThrow(() -> new ForbiddenException(
+        "Only org admins may subscribe to the whole org; subscribe to a namespace you may read"));
+    var namespace = namespaces.findLive(context.org().id(), new CatalogName(name))
+        .filter(found -> policy.canSee(context, found))
+        .orElseThrow(() -> new NotFoundException("Namespace does not exist: %s", name));
+    policy.require(context, Action.READ, namespace);
+  }
+}
