@@ -242,16 +242,7 @@ public final class WritableSession extends ReadSession {
    * at most {@code maxAttempts} times.
    */
   public ObjectId12 commitRebasing(String message, Map<String, ?> metadata, int maxAttempts) {
-    CommitConflictException last = null;
-    for (int i = 0; i < maxAttempts; i++) {
-      try {
-        return commit(message, metadata);
-      } catch (CommitConflictException e) {
-        last = e;
-        rebase();
-      }
-    }
-    throw last;
+    return RebasingCommits.commit(maxAttempts, () -> commit(message, metadata), this::rebase);
   }
 
   // ---------------------------------------------------------------- rebase

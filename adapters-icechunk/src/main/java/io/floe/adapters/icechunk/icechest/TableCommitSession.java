@@ -3,6 +3,7 @@ package io.floe.adapters.icechunk.icechest;
 import io.floe.adapters.icechunk.engine.CommitConflictException;
 import io.floe.adapters.icechunk.engine.IcechunkException;
 import io.floe.adapters.icechunk.engine.IcechunkRepository;
+import io.floe.adapters.icechunk.engine.RebasingCommits;
 import io.floe.adapters.icechunk.engine.WritableSession;
 import io.floe.adapters.icechunk.format.ObjectId12;
 import java.util.LinkedHashMap;
@@ -169,16 +170,7 @@ public final class TableCommitSession {
 
   /** Commits, rebasing and retrying on a moved branch, at most {@code maxAttempts} times. */
   public ObjectId12 commitRebasing(String message, Map<String, ?> metadata, int maxAttempts) {
-    CommitConflictException last = null;
-    for (int i = 0; i < maxAttempts; i++) {
-      try {
-        return commit(message, metadata);
-      } catch (CommitConflictException e) {
-        last = e;
-        rebase();
-      }
-    }
-    throw last;
+    return RebasingCommits.commit(maxAttempts, () -> commit(message, metadata), this::rebase);
   }
 
   private static void requireUri(String table, String metadataLocation) {
