@@ -34,5 +34,6 @@ if $BUILD; then
 fi
 [ -f bootstrap/target/floe.jar ] || { echo "bootstrap/target/floe.jar is missing" >&2; exit 1; }
 
-echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(java -version 2>&1 | head -1)" >&2
+echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p');" \
+  "$(java -version 2>&1 | head -1)" >&2
 exec python3 bench/webhook_latency.py --floe "$ROOT/floe" "${ARGS[@]}"
