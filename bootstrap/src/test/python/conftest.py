@@ -14,6 +14,9 @@ import urllib.request
 import pytest
 from moto.server import ThreadedMotoServer
 
+# The change feed's checks, shared by several test modules, explain their failures as tests do.
+pytest.register_assert_rewrite("change_feed")
+
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[4]
 JAR = pathlib.Path(os.environ.get("FLOE_JAR", REPO_ROOT / "bootstrap" / "target" / "floe.jar"))
 

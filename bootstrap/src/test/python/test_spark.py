@@ -1,9 +1,11 @@
 """Spark 3.5 with Iceberg's Spark runtime against a real Floe, configured by the
 `spark-sql` command line of docs/engines.md: a partitioned merge-on-read table written with INSERT, MERGE INTO,
 UPDATE and DELETE, a view, and the rewrite_data_files and expire_snapshots procedures; PyIceberg
-and DuckDB then read what Spark wrote. Spark starts once for the module."""
+and DuckDB then read what Spark wrote; a MERGE is one commit event, pulled and pushed. Spark starts
+once for the module."""
 
 import datetime
+import os
 
 import duckdb
 import pytest
@@ -11,6 +13,7 @@ from pyiceberg.partitioning import PartitionField
 from pyiceberg.transforms import IdentityTransform, MonthTransform
 
 import readme
+from change_feed import commits_seen, end_of_feed, subscribed
 
 # What running inside a test adds to the documented configuration: a local executor, no web UI,
 # loopback only, and a driver JVM that compiles with C1 alone, which a short-lived JVM on a busy
@@ -45,6 +48,11 @@ def spark(floe):
     assert runtime.is_file(), (
         f"{runtime} is missing: .ci/run puts the Iceberg Spark runtime into the local Maven "
         "repository, where Spark resolves --packages without downloading")
+    if "FLOE_MAVEN_REPOSITORY" in os.environ:
+        # --packages resolves from ~/.m2 only: a runtime kept elsewhere is handed over as a jar
+        # (it is a shaded jar with no dependencies to resolve).
+        conf = {key: value for key, value in conf.items() if key != "spark.jars.packages"}
+        conf["spark.jars"] = str(runtime)
     builder = SparkSession.builder.appName("floe-engine-tests")
     for key, value in {**conf, **TEST_RUNTIME}.items():
         builder = builder.config(key, value)
@@ -144,3 +152,33 @@ def test_rewrite_data_files_and_expire_snapshots_keep_the_rows(spark, maintained
     assert sorted(sql(spark, f"SELECT * FROM {TABLE}")) == FINAL_ROWS
     assert pyiceberg_rows(floe) == FINAL_ROWS
     assert duckdb_rows(floe) == FINAL_ROWS
+
+
+def test_a_spark_merge_is_one_commit_event_pulled_and_pushed_in_order(spark, floe):
+    """The MERGE, and the DELETE after it, are one commit each: one `update-table` event each,
+    with the snapshot each made, in commit order, on the events endpoint and at a webhook."""
+    sql(spark, "CREATE NAMESPACE floe.spark_events")
+    sql(spark, "CREATE TABLE floe.spark_events.merged (id BIGINT, amount DOUBLE) USING iceberg")
+    sql(spark, "INSERT INTO floe.spark_events.merged VALUES (1, 10.0), (2, 20.0)")
+    catalog = readme.pyiceberg_catalog(floe)
+    inserted = catalog.load_table("spark_events.merged").current_snapshot()
+    with subscribed(floe, "spark_events", "merged") as subscription:
+        token = end_of_feed(floe, "spark_events")
+        sql(spark, """MERGE INTO floe.spark_events.merged t
+            USING (SELECT * FROM VALUES (2, 25.0D), (3, 30.0D) AS s(id, amount)) s
+            ON t.id = s.id
+            WHEN MATCHED THEN UPDATE SET amount = s.amount
+            WHEN NOT MATCHED THEN INSERT *""")
+        merged = catalog.load_table("spark_events.merged").current_snapshot()
+        sql(spark, "DELETE FROM floe.spark_events.merged WHERE id = 1")
+        deleted = catalog.load_table("spark_events.merged").current_snapshot()
+
+        commits = commits_seen(floe, subscription, token, "spark_events", "merged",
+                               lambda d: d["snapshot_id"] == deleted.snapshot_id)
+
+    assert [c["snapshot_id"] for c in commits] == [merged.snapshot_id, deleted.snapshot_id]
+    assert [[a["snapshot_id"] for a in c["added_snapshots"]] for c in commits] == \
+        [[merged.snapshot_id], [deleted.snapshot_id]]
+    assert commits[0]["added_snapshots"][0]["parent_snapshot_id"] == inserted.snapshot_id
+    assert commits[0]["added_snapshots"][0]["operation"] == "overwrite"
+    assert sorted(sql(spark, "SELECT * FROM floe.spark_events.merged")) == [(2, 25.0), (3, 30.0)]
