@@ -114,7 +114,12 @@ class NamespaceLocationTest {
       assertThat(database.dsl().fetch("select properties::text from namespaces where name = "
           + "'legacy'").getValues(0, String.class)).singleElement().asString()
           .contains("s3://somewhere/else");
-      database.dsl().execute(migration("V15__namespace_location_is_the_servers.sql"));
+      // A plain statement, as Flyway sends a script: its jsonb "?" is no bind parameter.
+      database.dsl().connection(connection -> {
+        try (var statement = connection.createStatement()) {
+          statement.execute(migration("V15__namespace_location_is_the_servers.sql"));
+        }
+      });
     });
 
     try (TestFloe floe = TestFloe.start(directory)) {
