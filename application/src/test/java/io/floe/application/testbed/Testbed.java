@@ -1,23 +1,37 @@
 package io.floe.application.testbed;
 
 import io.floe.application.iceberg.MetadataFiles;
+import io.floe.application.model.AuditEntry;
+import io.floe.application.model.AuditQuery;
 import io.floe.application.model.IdempotencyKey;
 import io.floe.application.model.RequestInfo;
+import io.floe.application.port.out.CredentialVendor;
 import io.floe.application.port.out.GrantStore;
 import io.floe.application.port.out.IcechunkRepositories;
+import io.floe.application.port.out.LifecycleProbe;
 import io.floe.application.port.out.RepoVersions;
+import io.floe.application.port.out.RequestSigner;
 import io.floe.application.port.out.inmemory.InMemoryBuckets;
 import io.floe.application.port.out.inmemory.InMemoryMetadataFileIo;
 import io.floe.application.port.out.inmemory.InMemoryPersistence;
 import io.floe.application.port.out.inmemory.InMemoryResultCodec;
 import io.floe.application.port.out.inmemory.MovableClock;
+import io.floe.application.port.out.inmemory.NoStorageAccess;
 import io.floe.application.port.out.inmemory.SequentialIds;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogCommitter;
+import io.floe.application.service.catalog.CatalogEntries;
 import io.floe.application.service.catalog.CatalogLocator;
+import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
+import io.floe.application.service.lifecycle.CreationRepair;
+import io.floe.application.service.lifecycle.OrgNames;
+import io.floe.application.service.lifecycle.PrefixClaimer;
+import io.floe.application.service.lifecycle.PrefixOwnerCreation;
 import io.floe.application.service.repo.tables.RepoNamespaces;
+import io.floe.application.service.storage.TableStorageAccess;
 import io.floe.domain.Action;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
@@ -41,6 +55,8 @@ import io.floe.domain.StoragePlatform;
 import io.floe.domain.TableName;
 import io.floe.domain.Visibility;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,13 +65,19 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.view.ImmutableSQLViewRepresentation;
+import org.apache.iceberg.view.ImmutableViewVersion;
+import org.apache.iceberg.view.ViewMetadata;
+import org.apache.iceberg.view.ViewVersion;
 
 /**
- * An org on the in-memory fakes, ready for a service test: a clock that moves only when told,
- * predictable ids, one S3 bucket ({@code s3://data}) as its default, and its first admin. Helpers
- * add namespaces, tables (with real Iceberg metadata files), members and grants, and build the
- * shared collaborators services are wired with.
+ * An org on the in-memory fakes, ready for a service test: a clock that moves only when told
+ * (objects written to its buckets are last modified by it too), predictable ids, one S3 bucket
+ * ({@code s3://data}) as its default, and its first admin. Helpers add namespaces, tables and
+ * views (with real Iceberg metadata files), members and grants, and build the shared
+ * collaborators services are wired with.
  */
 public final class Testbed {
   /** How long an idempotency key's result is replayed. */
@@ -67,7 +89,7 @@ public final class Testbed {
   public final MovableClock clock = new MovableClock();
   public final SequentialIds ids = new SequentialIds();
   public final InMemoryPersistence store = new InMemoryPersistence(clock);
-  public final InMemoryBuckets storage = new InMemoryBuckets();
+  public final InMemoryBuckets storage = new InMemoryBuckets(clock);
   public final InMemoryMetadataFileIo metadataIo = new InMemoryMetadataFileIo();
   public final InMemoryResultCodec codec = new InMemoryResultCodec();
   public final MetadataFiles files = new MetadataFiles(metadataIo);
@@ -117,6 +139,49 @@ public final class Testbed {
   public CatalogLocator locator() {
     return new CatalogLocator(store.orgs(), store.namespaces(), store.objects(), policy(),
         repoNamespaces());
+  }
+
+  /** Where new tables and views go, as the server places them: claims on the testbed's buckets. */
+  public TablePlacement placement() {
+    return new TablePlacement(store.orgs(), claimer(), ids, storage);
+  }
+
+  public PrefixClaimer claimer() {
+    return new PrefixClaimer(store.orgs(), store.claims(), storage);
+  }
+
+  /** New catalog entries, tables and views alike. */
+  public CatalogEntries entries() {
+    return new CatalogEntries(store.objects(), clock);
+  }
+
+  /** The one mover of table and view pointers, over the catalog's rows. */
+  public CatalogCommitter committer() {
+    return new CatalogCommitter(store.pointers(), store.unitOfWork(), publisher(), clock);
+  }
+
+  /** Storage access for engines where buckets vend no credentials and sign nothing. */
+  public TableStorageAccess storageAccess() {
+    return storageAccess(NoStorageAccess.vendor(), NoStorageAccess.signer());
+  }
+
+  public TableStorageAccess storageAccess(CredentialVendor vendor, RequestSigner signer) {
+    return new TableStorageAccess(vendor, signer, policy());
+  }
+
+  /** What puts things right after a crash in a creation's middle. */
+  public CreationRepair creationRepair() {
+    return new CreationRepair(store.pendingCreations(), store.claims(), store.names(),
+        store.orgs(), storage, store.unitOfWork());
+  }
+
+  /**
+   * The crash-safe creation of namespaces and repos (name, claim, marker, row); {@code probe}
+   * stands for a crash between two steps.
+   */
+  public PrefixOwnerCreation prefixOwnerCreation(LifecycleProbe probe) {
+    return new PrefixOwnerCreation(new OrgNames(store.names()), claimer(),
+        store.pendingCreations(), creationRepair(), store.unitOfWork(), publisher(), probe);
   }
 
   /**
@@ -192,6 +257,31 @@ public final class Testbed {
     return table;
   }
 
+  /** A view in the namespace whose first metadata file is written ({@code select 1}). */
+  public CatalogObject view(Namespace namespace, String name) {
+    StoragePath path = namespace.prefix().resolve(name);
+    ViewMetadata metadata = files.writeView(bucket, ViewMetadata.builder()
+        .setLocation(bucket.uriOf(path))
+        .setCurrentVersion(viewVersion(1, namespace, "select 1"), SCHEMA)
+        .build(), Optional.empty());
+    CatalogObject view = new CatalogObject(ids.newId(), namespace.id(), new TableName(name),
+        CatalogObject.Kind.VIEW, metadata.metadataFileLocation(),
+        new StorageLocation(bucket.id(), path), false, clock.instant(), clock.instant());
+    store.objects().insert(view);
+    return view;
+  }
+
+  /** A version of a view: its SQL in Spark's dialect, over the namespace. */
+  public ViewVersion viewVersion(int id, Namespace namespace, String sql) {
+    return ImmutableViewVersion.builder().versionId(id).schemaId(0)
+        .timestampMillis(clock.millis())
+        .defaultNamespace(TableIdentifier.of(namespace.name().value(), "view").namespace())
+        .putSummary("operation", id == 1 ? "create" : "replace")
+        .addRepresentations(ImmutableSQLViewRepresentation.builder().sql(sql).dialect("spark")
+            .build())
+        .build();
+  }
+
   /** Where the table's pointer is now. */
   public String pointer(Namespace namespace, CatalogObject table) {
     return store.objects().find(org.id(), namespace.name(), table.name()).orElseThrow()
@@ -201,6 +291,14 @@ public final class Testbed {
   /** The table's metadata as its pointer has it now. */
   public TableMetadata current(Namespace namespace, CatalogObject table) {
     return files.readTable(bucket, pointer(namespace, table));
+  }
+
+  /** The org's audit log, oldest entry first (the log itself answers newest first). */
+  public List<AuditEntry> auditLog() {
+    List<AuditEntry> entries = new ArrayList<>(
+        store.audit().list(org.id(), AuditQuery.all()).entries());
+    Collections.reverse(entries);
+    return entries;
   }
 
   /** Whether anything in the org holds the name; asking leaves the registry as it was. */

@@ -12,6 +12,7 @@ import io.floe.application.service.catalog.CatalogEntries;
 import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.RegistrationSource;
 import io.floe.application.service.catalog.TableLocations;
+import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
 import io.floe.domain.BucketConfig;
@@ -24,7 +25,10 @@ import org.apache.iceberg.rest.requests.RegisterViewRequest;
 import org.apache.iceberg.rest.responses.LoadViewResponse;
 import org.apache.iceberg.view.ViewMetadata;
 
-/** Adopts an existing view metadata file; only one inside the namespace's own prefix. */
+/**
+ * Adopts an existing view metadata file; only one inside the namespace's own prefix, describing a
+ * view no other table or view shares a location with.
+ */
 public final class RegisterViewService implements RegisterViewUseCase {
   private final CatalogLocator locator;
   private final AccessPolicy policy;
@@ -68,6 +72,8 @@ public final class RegisterViewService implements RegisterViewUseCase {
         request.metadataLocation());
     ViewMetadata metadata = source.metadata();
     StorageLocation location = new StorageLocation(bucket.id(), source.location());
+    // Two entries never share files: a table's purge or cleanup would take the view's with it.
+    entries.requireUnused(TablePlacement.Placed.existing(bucket, location));
     return publisher.publish(context, CatalogChanges.created(AuditAction.VIEW_REGISTER,
         CatalogObject.Kind.VIEW, identifier, request.metadataLocation()),
         ViewResponses.of(metadata), () -> entries.insert(

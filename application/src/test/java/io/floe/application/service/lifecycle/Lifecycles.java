@@ -15,14 +15,11 @@ final class Lifecycles {
   private Lifecycles() {}
 
   static CreationRepair repair(Testbed bed) {
-    return new CreationRepair(bed.store.pendingCreations(), bed.store.claims(), bed.store.names(),
-        bed.store.orgs(), bed.storage, bed.store.unitOfWork());
+    return bed.creationRepair();
   }
 
   static PrefixOwnerCreation creation(Testbed bed, LifecycleProbe probe) {
-    return new PrefixOwnerCreation(new OrgNames(bed.store.names()),
-        new PrefixClaimer(bed.store.orgs(), bed.store.claims(), bed.storage),
-        bed.store.pendingCreations(), repair(bed), bed.store.unitOfWork(), bed.publisher(), probe);
+    return bed.prefixOwnerCreation(probe);
   }
 
   /** Creates a namespace the way both APIs do: name, claim, marker, row. */

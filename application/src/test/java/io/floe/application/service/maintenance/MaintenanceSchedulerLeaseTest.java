@@ -11,6 +11,7 @@ import io.floe.application.model.TableMaintenance;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase;
 import io.floe.application.port.out.MaintenanceEvents;
 import io.floe.application.port.out.MaintenancePolicyStore;
+import io.floe.application.port.out.inmemory.InMemoryMaintenancePolicyStore;
 import io.floe.application.service.catalog.CatalogChanges;
 import io.floe.application.testbed.Testbed;
 import io.floe.domain.CatalogObject;
@@ -19,11 +20,8 @@ import io.floe.domain.Visibility;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,7 +40,7 @@ import org.junit.jupiter.api.Test;
  */
 class MaintenanceSchedulerLeaseTest {
   private final Testbed testbed = new Testbed();
-  private final PolicyStore policies = new PolicyStore();
+  private final InMemoryMaintenancePolicyStore policies = new InMemoryMaintenancePolicyStore();
   private final CountDownLatch release = new CountDownLatch(1);
   private final AtomicInteger running = new AtomicInteger();
   private final AtomicInteger mostAtOnce = new AtomicInteger();
@@ -68,35 +66,6 @@ class MaintenanceSchedulerLeaseTest {
     return new TableMaintenance(table.toString(), false, new TableMaintenance.Compaction("done",
         1, 5, 500, 1, 0, 0, null), null, null, null);
   };
-
-  /** Policies in memory: all the scheduler asks of them. */
-  private static final class PolicyStore implements MaintenancePolicyStore {
-    private final Map<UUID, MaintenancePolicy> set = new HashMap<>();
-    private final Map<UUID, UUID> orgs = new HashMap<>();
-
-    @Override
-    public synchronized Optional<MaintenancePolicy> find(UUID targetId) {
-      return Optional.ofNullable(set.get(targetId));
-    }
-
-    @Override
-    public synchronized void put(UUID orgId, UUID targetId, Scope scope,
-        MaintenancePolicy policy, Instant at) {
-      set.put(targetId, policy);
-      orgs.put(targetId, orgId);
-    }
-
-    @Override
-    public synchronized boolean delete(UUID targetId) {
-      orgs.remove(targetId);
-      return set.remove(targetId) != null;
-    }
-
-    @Override
-    public synchronized List<UUID> orgsWithPolicies() {
-      return orgs.values().stream().distinct().toList();
-    }
-  }
 
   @BeforeEach
   void salesWithACompactionPolicy() {

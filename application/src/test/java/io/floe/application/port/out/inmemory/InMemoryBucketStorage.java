@@ -4,6 +4,7 @@ import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.ListedObject;
 import io.floe.application.port.out.StoredObject;
 import io.floe.domain.StoragePath;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -18,13 +19,20 @@ import java.util.TreeMap;
  */
 public final class InMemoryBucketStorage implements BucketStorage {
   private final String uriRoot;
+  private final Clock clock;
   private final Map<String, StoredObject> objects = new TreeMap<>();
   private final Map<String, Instant> modified = new HashMap<>();
   private long versions;
 
   /** @param uriRoot what {@link #uri} puts before a key, such as {@code s3://data} */
   public InMemoryBucketStorage(String uriRoot) {
+    this(uriRoot, Clock.systemUTC());
+  }
+
+  /** Objects written are last modified at {@code clock}'s instant, as a test moves it. */
+  public InMemoryBucketStorage(String uriRoot, Clock clock) {
     this.uriRoot = uriRoot;
+    this.clock = clock;
   }
 
   @Override
@@ -45,7 +53,7 @@ public final class InMemoryBucketStorage implements BucketStorage {
   @Override
   public synchronized void put(StoragePath key, byte[] data) {
     objects.put(key.value(), new StoredObject(data.clone(), String.valueOf(++versions)));
-    modified.put(key.value(), Instant.now());
+    modified.put(key.value(), clock.instant());
   }
 
   @Override

@@ -158,8 +158,11 @@ class ConfinedRepoObjectsTest {
     return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** Objects in memory, in key order; each write gets a new entity tag. */
-  private static final class Objects implements StreamingBucketStorage {
+  /**
+   * Objects in memory, in key order; each write gets a new entity tag. RepoObjectsServiceTest
+   * opens its sessions on them too.
+   */
+  static final class Objects implements StreamingBucketStorage {
     private final TreeMap<String, byte[]> data = new TreeMap<>();
     private final TreeMap<String, String> tags = new TreeMap<>();
     private int writes;

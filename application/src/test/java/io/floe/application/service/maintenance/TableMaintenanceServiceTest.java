@@ -1,0 +1,200 @@
+package io.floe.application.service.maintenance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.floe.application.iceberg.replay.ChangeReplay;
+import io.floe.application.model.AuditEntry;
+import io.floe.application.model.MaintenancePolicy;
+import io.floe.application.model.TableMaintenance;
+import io.floe.application.port.in.maintenance.MaintainTableUseCase.Expiry;
+import io.floe.application.port.in.maintenance.MaintainTableUseCase.Steps;
+import io.floe.application.port.out.MaintenanceEvents;
+import io.floe.application.port.out.MaintenancePolicyStore;
+import io.floe.application.port.out.MetadataPointers;
+import io.floe.application.port.out.inmemory.InMemoryMaintenancePolicyStore;
+import io.floe.application.security.OrgContext;
+import io.floe.application.service.catalog.CatalogCommitter;
+import io.floe.application.service.table.CommitTableService;
+import io.floe.application.service.table.RepoTableCreation;
+import io.floe.application.service.table.StagedTableCompletion;
+import io.floe.application.service.table.TableChanges;
+import io.floe.application.service.table.TableCommits;
+import io.floe.application.testbed.Testbed;
+import io.floe.domain.Action;
+import io.floe.domain.CatalogObject;
+import io.floe.domain.Namespace;
+import io.floe.domain.Role;
+import io.floe.domain.Visibility;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotParser;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Maintaining a table by hand on the fakes: only writers of the table may (a reader is refused, a
+ * stranger told there is no such table); a run that names no step runs what the table's policy
+ * turns on, or is refused when none does; a dry run reports which snapshots would expire and
+ * changes, records and counts nothing; a run is audited once with what each step did.
+ */
+class TableMaintenanceServiceTest {
+  private final Testbed bed = new Testbed();
+  private final InMemoryMaintenancePolicyStore policies = new InMemoryMaintenancePolicyStore();
+  private final AtomicInteger ran = new AtomicInteger();
+  private final AtomicInteger failed = new AtomicInteger();
+  private final TableMaintenanceService maintenance = new TableMaintenanceService(bed.locator(),
+      bed.policy(), bed.files, commits(), bed.publisher(), (table, files, size) -> {
+        throw new AssertionError("no compaction is asked for here");
+      }, bed.storage, new MaintenanceEvents() {
+        @Override
+        public void ran() {
+          ran.incrementAndGet();
+        }
+
+        @Override
+        public void failed() {
+          failed.incrementAndGet();
+        }
+      }, new PolicyLevels(bed.locator(), bed.policy(), policies), bed.clock);
+  private final Namespace sales = bed.namespace("sales", Visibility.PRIVATE);
+  private final CatalogObject orders = bed.table(sales, "orders");
+  private final TableIdentifier ordersId = TableIdentifier.of("sales", "orders");
+  private final OrgContext reader = bed.member("reader", Role.MEMBER);
+  private final OrgContext writer = bed.member("writer", Role.MEMBER);
+
+  TableMaintenanceServiceTest() {
+    bed.grant(reader.caller().principal().id(), sales, Optional.empty(), Action.READ);
+    bed.grant(writer.caller().principal().id(), sales, Optional.empty(), Action.WRITE);
+  }
+
+  /** Commits as clients' do, through the one committer. */
+  private CommitTableService commits() {
+    CatalogCommitter committer = bed.committer();
+    TableCommits commits = new TableCommits(bed.locator(), bed.policy(), bed.files, committer,
+        bed.publisher(), new TableChanges(bed.files, new ChangeReplay()));
+    return new CommitTableService(commits, new StagedTableCompletion(bed.locator(), bed.policy(),
+        bed.placement(), bed.files, bed.entries(), bed.publisher(), bed.ids,
+        new RepoTableCreation(bed.repoNamespaces(), bed.placement(), bed.files, committer,
+            bed.publisher(), bed.storageAccess())));
+  }
+
+  private static Steps expiring(Duration olderThan, boolean dryRun) {
+    return new Steps(Optional.empty(), Optional.of(new Expiry(olderThan, 1)), Optional.empty(),
+        Optional.empty(), dryRun);
+  }
+
+  private static Steps none() {
+    return new Steps(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+        false);
+  }
+
+  private List<AuditEntry> audit() {
+    return bed.auditLog();
+  }
+
+  /**
+   * Two appends, a minute apart, the second a minute before the table's last update (Iceberg
+   * refuses snapshots from the future); the second is the table's current snapshot.
+   */
+  private Instant twoSnapshots() {
+    TableMetadata base = bed.current(sales, orders);
+    long first = base.lastUpdatedMillis() - 120_000;
+    TableMetadata appended = TableMetadata.buildFrom(base)
+        .setBranchSnapshot(snapshot(base, 1, null, first), "main").build();
+    TableMetadata next = TableMetadata.buildFrom(appended)
+        .setBranchSnapshot(snapshot(base, 2, 1L, first + 60_000), "main").build();
+    TableMetadata written = bed.files.writeTable(bed.bucket, next,
+        Optional.of(base.metadataFileLocation()));
+    assertThat(bed.store.pointers().swap(List.of(MetadataPointers.Move.of(
+        new MetadataPointers.Row(orders.id()), base.metadataFileLocation(),
+        written.metadataFileLocation())), bed.clock.instant())).isTrue();
+    return Instant.ofEpochMilli(first + 60_000);
+  }
+
+  private static Snapshot snapshot(TableMetadata base, long id, Long parent, long at) {
+    return SnapshotParser.fromJson("{\"snapshot-id\":" + id
+        + (parent == null ? "" : ",\"parent-snapshot-id\":" + parent)
+        + ",\"sequence-number\":" + id + ",\"timestamp-ms\":" + at
+        + ",\"summary\":{\"operation\":\"append\"},\"manifest-list\":\"" + base.location()
+        + "/metadata/snap-" + id + ".avro\",\"schema-id\":0}");
+  }
+
+  @Test
+  void onlyWritersMaintainATableAndAStrangerIsToldThereIsNone() {
+    OrgContext stranger = bed.member("stranger", Role.MEMBER);
+    bed.view(sales, "daily");
+
+    assertThatThrownBy(() -> maintenance.maintain(reader, ordersId,
+        expiring(Duration.ofDays(1), false))).isInstanceOf(ForbiddenException.class);
+    assertThatThrownBy(() -> maintenance.maintain(stranger, ordersId,
+        expiring(Duration.ofDays(1), false))).isInstanceOf(NoSuchTableException.class);
+    assertThatThrownBy(() -> maintenance.maintain(bed.admin, TableIdentifier.of("sales", "daily"),
+        expiring(Duration.ofDays(1), false))).isInstanceOf(NoSuchTableException.class);
+    assertThat(audit()).isEmpty();
+    assertThat(ran.get() + failed.get()).isZero();
+  }
+
+  @Test
+  void aRunThatNamesNoStepNeedsAPolicyAndThenRunsWhatThePolicyTurnsOn() {
+    assertThatThrownBy(() -> maintenance.maintain(writer, ordersId, none()))
+        .isInstanceOf(BadRequestException.class).hasMessageContaining("No maintenance step");
+
+    policies.put(bed.org.id(), sales.id(), MaintenancePolicyStore.Scope.NAMESPACE,
+        new MaintenancePolicy(Duration.ofDays(2).toSeconds(), null, null, null, null, null),
+        bed.clock.instant());
+    TableMaintenance report = maintenance.maintain(writer, ordersId, none());
+
+    assertThat(report.compaction()).isNull();
+    assertThat(report.orphans()).isNull();
+    assertThat(report.expiry()).isNotNull().satisfies(expiry -> {
+      assertThat(expiry.outcome()).isEqualTo("nothing-to-do");
+      assertThat(expiry.olderThan()).isEqualTo(bed.clock.instant().minus(Duration.ofDays(2)));
+      assertThat(expiry.retainLast()).isEqualTo(1);
+    });
+    assertThat(ran.get()).isEqualTo(1);
+    assertThat(audit()).singleElement().satisfies(entry -> {
+      assertThat(entry.action()).isEqualTo("table.maintain");
+      assertThat(entry.principalName()).isEqualTo("writer");
+      assertThat(entry.details()).containsEntry("expired_snapshots", 0);
+    });
+  }
+
+  @Test
+  void aDryRunSaysWhichSnapshotsWouldExpireAndChangesNothing() {
+    Instant second = twoSnapshots();
+    String pointer = bed.pointer(sales, orders);
+    bed.clock.set(second.plus(Duration.ofDays(3)));
+
+    TableMaintenance report = maintenance.maintain(writer, ordersId,
+        expiring(Duration.ofDays(1), true));
+
+    assertThat(report.dryRun()).isTrue();
+    assertThat(report.expiry().outcome()).isEqualTo("dry-run");
+    assertThat(report.expiry().expiredSnapshotIds()).containsExactly(1L);
+    assertThat(report.expiry().remainingSnapshots()).isEqualTo(1);
+    assertThat(bed.pointer(sales, orders)).isEqualTo(pointer);
+    assertThat(audit()).isEmpty();
+    assertThat(ran.get()).isZero();
+  }
+
+  @Test
+  void snapshotsYoungerThanTheAgeStay() {
+    Instant second = twoSnapshots();
+    bed.clock.set(second.plus(Duration.ofHours(1)));
+
+    TableMaintenance report = maintenance.maintain(writer, ordersId,
+        expiring(Duration.ofDays(1), true));
+
+    assertThat(report.expiry().outcome()).isEqualTo("nothing-to-do");
+    assertThat(report.expiry().remainingSnapshots()).isEqualTo(2);
+  }
+}
