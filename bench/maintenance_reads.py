@@ -177,7 +177,7 @@ def main():
     print("|---|---|---|---|")
     print(f"| data files | {before['files']} | {after['files']} | |")
     print(f"| snapshots | {before['snapshots']} | {after['snapshots']} | |")
-    rows = [("plan", "PyIceberg scan planning (`plan_files()`)"),
+    rows = [("plan", "PyIceberg: load the table and plan the scan (`plan_files()`)"),
             ("read", "PyIceberg full read (`scan().to_arrow()`)")]
     if "duckdb" in before:
         rows.append(("duckdb", "DuckDB full read (`SELECT *`)"))
