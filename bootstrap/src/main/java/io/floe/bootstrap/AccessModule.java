@@ -34,7 +34,8 @@ final class AccessModule {
     this.policy = new AccessPolicy(adapters.grants());
     this.operators = new Operators(adapters.orgs(), adapters.principals(), policy, settings.org());
     this.authentication = new AuthenticationService(adapters.principals(), adapters.orgs(), clock,
-        adapters.apiIdentityTokens(), adapters.identities());
+        adapters.apiIdentityTokens(), adapters.identities(),
+        java.util.Optional.of(adapters.maintenanceJobTokens()));
     OrgMembers orgMembers = new OrgMembers(adapters.identities());
     this.members = new MemberService(adapters.identities(), orgMembers, policy, publisher,
         adapters.ids());

@@ -55,6 +55,7 @@ import io.floe.application.port.out.StorageNetwork;
 import io.floe.application.port.out.WebhookSender;
 import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.application.security.IdentityCheckedStorage;
+import io.floe.application.security.MaintenanceJobTokens;
 import io.floe.application.service.repo.objects.LocalRepoCredentials;
 import io.floe.domain.Namespace;
 import io.floe.domain.Repo;
@@ -110,6 +111,8 @@ record Adapters(
     AdvisoryLocks locks,
     // The S3 credentials of repos on local buckets, signed with a key derived from the sealing key.
     LocalRepoCredentials localRepoCredentials,
+    // The tokens of maintenance jobs run outside the server (Spark), signed with a derived key.
+    MaintenanceJobTokens maintenanceJobTokens,
     // Webhook subscriptions, their secrets sealed, and the HTTP client that delivers to them.
     JooqWebhookSubscriptionStore webhookSubscriptions,
     WebhookSender webhookSender,
@@ -121,6 +124,8 @@ record Adapters(
   private static final int DATABASE_POOL_SIZE = 16;
   /** What the key of local buckets' S3 credentials is derived for from the sealing key. */
   private static final String LOCAL_CREDENTIALS_KEY = "floe local bucket s3 credentials v1";
+  /** What the key of maintenance jobs' tokens is derived for from the sealing key. */
+  private static final String MAINTENANCE_JOB_TOKEN_KEY = "floe maintenance job tokens v1";
 
   /**
    * Opens the database (starting the embedded PostgreSQL unless an external one is configured)
@@ -199,6 +204,7 @@ record Adapters(
         new AdvisoryLocks(database),
         new LocalRepoCredentials(cipher.currentKey().derive(LOCAL_CREDENTIALS_KEY), clock,
             StorageAdapters.DEFAULT_CREDENTIAL_LIFETIME),
+        new MaintenanceJobTokens(cipher.currentKey().derive(MAINTENANCE_JOB_TOKEN_KEY), clock),
         new JooqWebhookSubscriptionStore(database, cipher),
         new JdkWebhookSender(settings.webhooks().connectTimeout(),
             settings.webhooks().answerTimeout()),

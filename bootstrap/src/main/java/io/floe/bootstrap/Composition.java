@@ -66,7 +66,8 @@ final class Composition implements AutoCloseable {
     this.maintenance = new MaintenanceModule(adapters, clock, access.policy,
         audit.publisher, catalog);
     started.push(lifecycle.scheduler(settings, adapters.workers()));
-    maintenance.loop(settings.maintenance(), adapters.workers()).ifPresent(started::push);
+    maintenance.loop(settings.maintenance(), settings.dataDir(), adapters.workers())
+        .ifPresent(started::push);
     EventsModule events = new EventsModule(adapters, settings, clock, access.policy);
     WebhooksModule webhooks = new WebhooksModule(adapters, settings, clock, access.policy,
         audit.publisher, events.visibility);

@@ -17,7 +17,11 @@ import io.floe.application.health.Workers;
 import io.floe.application.service.maintenance.ListMaintenanceJobsService;
 import io.floe.application.service.maintenance.MaintenanceScheduler;
 import io.javalin.config.RoutesConfig;
+import io.floe.adapters.storage.spark.SparkSubmitMaintenance;
+import io.floe.application.port.out.DistributedMaintenance;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 import java.time.Clock;
@@ -26,8 +30,10 @@ import java.util.function.Consumer;
 /**
  * The wiring of table maintenance: the in-process executor (compaction with Iceberg's generic
  * Parquet reader and writer, expiry and manifest rewrite with iceberg-core's actions, orphan
- * removal), committing through the catalog's own commit use case; the maintenance policies of
- * orgs, namespaces and tables; the scheduler that applies them by itself; and their routes.
+ * removal), committing through the catalog's own commit use case; the Spark executor
+ * ({@code spark-submit} of Iceberg's procedures, reaching the catalog over REST with a job's
+ * token), when configured; the maintenance policies of orgs, namespaces and tables; the
+ * scheduler that applies them by itself; and their routes.
  */
 final class MaintenanceModule {
   final MaintainTableUseCase maintenance;
@@ -65,18 +71,38 @@ final class MaintenanceModule {
    * they share the jobs through the database.
    */
   MaintenanceScheduler scheduler(String owner, int concurrency) {
-    return new MaintenanceScheduler(adapters.maintenanceJobs(), adapters.changeFeed(),
-        adapters.maintenancePolicies(), adapters.orgs(), catalog.locator, levels, maintenance,
-        adapters.metrics(), clock, owner, concurrency);
+    return scheduler(owner, concurrency, Optional.empty());
   }
 
-  /** The scheduler's loop among the server's workers; none when the settings turn it off. */
-  Optional<MaintenanceLoop> loop(MaintenanceSettings settings, Workers workers) {
+  /** A scheduler that submits the jobs of policies whose executor is Spark to {@code spark}. */
+  MaintenanceScheduler scheduler(String owner, int concurrency,
+      Optional<DistributedMaintenance> spark, Duration tokenLifetime) {
+    return scheduler(owner, concurrency, spark.map(engine -> new MaintenanceScheduler.Distributed(
+        engine, adapters.maintenanceJobTokens(), tokenLifetime)));
+  }
+
+  private MaintenanceScheduler scheduler(String owner, int concurrency,
+      Optional<MaintenanceScheduler.Distributed> distributed) {
+    return new MaintenanceScheduler(adapters.maintenanceJobs(), adapters.changeFeed(),
+        adapters.maintenancePolicies(), adapters.orgs(), catalog.locator, levels, maintenance,
+        adapters.metrics(), clock, owner, concurrency, distributed);
+  }
+
+  /**
+   * The scheduler's loop among the server's workers; none when the settings turn it off. With
+   * Spark configured, its driver script is written under {@code dataDir/spark}.
+   */
+  Optional<MaintenanceLoop> loop(MaintenanceSettings settings, Path dataDir, Workers workers) {
     if (!settings.enabled()) {
       return Optional.empty();
     }
+    Optional<DistributedMaintenance> spark = settings.spark().map(submit ->
+        new SparkSubmitMaintenance(submit, dataDir.resolve("spark")));
+    // A job's token outlasts the longest the job may run.
+    Duration tokenLifetime = settings.spark().map(submit -> submit.timeout().plusMinutes(5))
+        .orElse(Duration.ofMinutes(5));
     return Optional.of(new MaintenanceLoop(workers,
-        scheduler(replicaName(), settings.concurrency()), settings));
+        scheduler(replicaName(), settings.concurrency(), spark, tokenLifetime), settings));
   }
 
   /** This server among replicas: its process and host, and a random part for two in one JVM. */

@@ -3,6 +3,7 @@ package io.floe.bootstrap;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.rest.identity.OidcSettings;
+import io.floe.adapters.storage.spark.SparkSubmitMaintenance;
 import io.floe.bootstrap.cli.Durations;
 import io.floe.application.health.FatalErrors;
 import io.floe.application.iceberg.MetadataLimits;
@@ -105,6 +106,46 @@ final class ServeCommand implements Callable<Integer> {
       description = "How many maintenance jobs this server runs at once, 0 to 64; 0 runs none "
           + "here (env FLOE_MAINTENANCE_CONCURRENCY; default: ${DEFAULT-VALUE}).")
   int maintenanceConcurrency;
+
+  @Option(names = "--spark-submit", defaultValue = "${env:FLOE_SPARK_SUBMIT}", paramLabel = "PATH",
+      description = "The spark-submit that runs the maintenance jobs of policies whose executor "
+          + "is spark; without it such jobs fail (env FLOE_SPARK_SUBMIT).")
+  Path sparkSubmit;
+
+  @Option(names = "--spark-master", defaultValue = "${env:FLOE_SPARK_MASTER:-local[2]}",
+      paramLabel = "URL", description = "The master URL maintenance jobs are submitted to, e.g. "
+          + "spark://host:7077, yarn or local[2] (env FLOE_SPARK_MASTER; default: "
+          + "${DEFAULT-VALUE}).")
+  String sparkMaster;
+
+  @Option(names = "--spark-conf", paramLabel = "KEY=VALUE",
+      description = "A Spark configuration pair every maintenance job gets (repeatable), e.g. "
+          + "spark.executor.memory=4g or spark.pyspark.python=/usr/bin/python3.")
+  List<String> sparkConf = new ArrayList<>();
+
+  @Option(names = "--spark-packages", defaultValue = "${env:FLOE_SPARK_PACKAGES}",
+      paramLabel = "COORDINATES",
+      description = "Maven coordinates spark-submit adds to the jobs (--packages, "
+          + "comma-separated) (env FLOE_SPARK_PACKAGES; default without --spark-jars: "
+          + SPARK_RUNTIME + ").")
+  String sparkPackages;
+
+  @Option(names = "--spark-jars", defaultValue = "${env:FLOE_SPARK_JARS}", paramLabel = "PATHS",
+      description = "Jars spark-submit adds to the jobs (--jars, comma-separated), e.g. "
+          + "Iceberg's Spark runtime instead of --spark-packages (env FLOE_SPARK_JARS).")
+  String sparkJars;
+
+  @Option(names = "--spark-catalog-uri", defaultValue = "${env:FLOE_SPARK_CATALOG_URI}",
+      paramLabel = "URI", description = "The catalog URI maintenance jobs reach this server at "
+          + "(env FLOE_SPARK_CATALOG_URI; default: http://<bind address, 127.0.0.1 for any>:"
+          + "<port>/iceberg).")
+  String sparkCatalogUri;
+
+  @Option(names = "--spark-job-timeout", defaultValue = "${env:FLOE_SPARK_JOB_TIMEOUT:-1h}",
+      paramLabel = "DURATION", converter = Durations.class,
+      description = "How long a Spark maintenance job may run before it is ended and counted as "
+          + "failed; at least 10s (env FLOE_SPARK_JOB_TIMEOUT; default: ${DEFAULT-VALUE}).")
+  Duration sparkJobTimeout;
   @Option(names = "--allow-private-webhook-targets",
       defaultValue = "${env:FLOE_ALLOW_PRIVATE_WEBHOOK_TARGETS:-false}",
       description = "Let webhook subscriptions deliver to loopback, link-local and private "
@@ -314,6 +355,25 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
+  /** Iceberg's Spark runtime, the package maintenance jobs get unless told otherwise. */
+  static final String SPARK_RUNTIME = "org.apache.iceberg:iceberg-spark-runtime-3.5_2.12:1.11.0";
+
+  /** How Spark maintenance jobs are submitted, when a spark-submit is given. */
+  private Optional<SparkSubmitMaintenance.Settings> spark() {
+    if (sparkSubmit == null) {
+      return Optional.empty();
+    }
+    String host = bind == null || bind.isBlank() || "0.0.0.0".equals(bind) || "::".equals(bind)
+        ? "127.0.0.1" : bind.contains(":") ? "[" + bind + "]" : bind;
+    URI catalog = URI.create(sparkCatalogUri != null && !sparkCatalogUri.isBlank()
+        ? sparkCatalogUri : "http://" + host + ":" + port + "/iceberg");
+    Optional<String> jars = Optional.ofNullable(sparkJars).filter(j -> !j.isBlank());
+    Optional<String> packages = Optional.ofNullable(sparkPackages).filter(p -> !p.isBlank())
+        .or(() -> jars.isEmpty() ? Optional.of(SPARK_RUNTIME) : Optional.empty());
+    return Optional.of(new SparkSubmitMaintenance.Settings(sparkSubmit, sparkMaster, catalog,
+        sparkConf, packages, jars, sparkJobTimeout));
+  }
+
   /** The identity provider, when an issuer is given; the rest is then required. */
   private Optional<OidcSettings> oidc() {
     if (oidcIssuer == null || oidcIssuer.isBlank()) {
@@ -337,7 +397,8 @@ final class ServeCommand implements Callable<Integer> {
         Optional.ofNullable(bootstrapToken).filter(token -> !token.isBlank()), oidc(),
         localBucketRoots(), secretKey.settings()).withMetadataLimits(metadataLimits())
         .withBucketIdentities(bucketIdentities()).withEventRetention(eventRetention)
-        .withMaintenance(new MaintenanceSettings(maintenanceInterval, maintenanceConcurrency))
+        .withMaintenance(new MaintenanceSettings(maintenanceInterval, maintenanceConcurrency,
+            spark()))
         .withWebhooks(WebhookSettings.DEFAULTS.withPrivateTargets(allowPrivateWebhookTargets)
             .withPollInterval(webhookPollInterval)
             .withRetries(new RetryPolicy(RetryPolicy.DEFAULT.first(), webhookMaxBackoff,

@@ -19,7 +19,7 @@ final class RouteExamples {
   private static final String POLICY = "{\"snapshot_max_age_seconds\":432000,"
       + "\"min_snapshots_to_keep\":5,\"orphan_grace_seconds\":259200,"
       + "\"manifest_rewrite_threshold\":10,\"compaction_target_file_size_bytes\":1048576,"
-      + "\"compaction_min_input_files\":2}";
+      + "\"compaction_min_input_files\":2,\"executor\":\"in-process\"}";
   private static final String MAINTENANCE =
       ORG + "/iceberg/namespaces/{name}/tables/{table}/maintenance";
 
@@ -141,7 +141,8 @@ final class RouteExamples {
       Map.entry("PUT " + ORG + "/iceberg/namespaces/{name}/tables/{table}/maintenance-policy",
           List.of("{\"min_snapshots_to_keep\":0}", "{\"compaction_min_input_files\":1}",
               "{\"manifest_rewrite_threshold\":9223372036854775807}",
-              "{\"snapshot_max_age_seconds\":100000000000000000}")),
+              "{\"snapshot_max_age_seconds\":100000000000000000}", "{\"executor\":\"hadoop\"}",
+              "{\"executor\":7}")),
       Map.entry("POST " + MAINTENANCE, List.of(
           "{\"remove_orphans\":{\"older_than_seconds\":100000000000000000}}",
           "{\"expire_snapshots\":{\"older_than_seconds\":0,\"retain_last\":0}}",

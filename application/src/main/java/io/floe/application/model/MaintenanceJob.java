@@ -11,13 +11,15 @@ import java.util.UUID;
  * One job of the maintenance scheduler: the steps planned for a table and why, and how it went.
  * A pending job runs once due; a running one is leased to the replica that runs it, until its
  * lease expires; a failed attempt goes back to pending after a back-off, and a job that failed
- * {@code MAX_ATTEMPTS} times ends failed.
+ * {@code MAX_ATTEMPTS} times ends failed. {@code executor} is what runs it
+ * ({@link MaintenancePolicy#IN_PROCESS} or {@link MaintenancePolicy#SPARK}), as the policy said
+ * when the job was planned.
  */
 public record MaintenanceJob(long id, UUID orgId, String namespace, String name,
     Set<Step> steps, String reason, State state, int attempts, Instant createdAt,
     Instant dueAt, Optional<String> leaseOwner, Optional<Instant> leaseExpiresAt,
     Optional<Instant> startedAt, Optional<Instant> finishedAt, Optional<String> outcome,
-    Optional<String> lastError) {
+    Optional<String> lastError, String executor) {
 
   /** Where a job is. */
   public enum State {
@@ -72,6 +74,7 @@ public record MaintenanceJob(long id, UUID orgId, String namespace, String name,
     Objects.requireNonNull(finishedAt, "finishedAt");
     Objects.requireNonNull(outcome, "outcome");
     Objects.requireNonNull(lastError, "lastError");
+    Objects.requireNonNull(executor, "executor");
   }
 
   /** The table's key: its name as the catalog compares it. */

@@ -11,15 +11,30 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * {@code minSnapshotsToKeep} are kept), orphan removal after {@code orphanGraceSeconds},
  * manifest rewrite when the current snapshot has more than {@code manifestRewriteThreshold} data
  * manifests, compaction to {@code compactionTargetFileSizeBytes} of partitions with at least
- * {@code compactionMinInputFiles} small files.
+ * {@code compactionMinInputFiles} small files. {@code executor} says what runs the steps:
+ * {@value #IN_PROCESS} (the server itself, the default) or {@value #SPARK} (a Spark job the
+ * server submits, running Iceberg's own procedures against the catalog).
  */
 public record MaintenancePolicy(Long snapshotMaxAgeSeconds, Integer minSnapshotsToKeep,
     Long orphanGraceSeconds, Integer manifestRewriteThreshold, Long compactionTargetFileSizeBytes,
-    Integer compactionMinInputFiles) {
+    Integer compactionMinInputFiles, String executor) {
+  /** The server runs the steps itself. */
+  public static final String IN_PROCESS = "in-process";
+  /** A Spark job the server submits runs them. */
+  public static final String SPARK = "spark";
+  public static final java.util.List<String> EXECUTORS = java.util.List.of(IN_PROCESS, SPARK);
   /** Iceberg's own default maximum snapshot age ({@code history.expire.max-snapshot-age-ms}). */
   public static final Duration DEFAULT_SNAPSHOT_MAX_AGE = Duration.ofDays(5);
   public static final MaintenancePolicy NONE =
-      new MaintenancePolicy(null, null, null, null, null, null);
+      new MaintenancePolicy(null, null, null, null, null, null, null);
+
+  /** A level that leaves the executor to the levels above. */
+  public MaintenancePolicy(Long snapshotMaxAgeSeconds, Integer minSnapshotsToKeep,
+      Long orphanGraceSeconds, Integer manifestRewriteThreshold,
+      Long compactionTargetFileSizeBytes, Integer compactionMinInputFiles) {
+    this(snapshotMaxAgeSeconds, minSnapshotsToKeep, orphanGraceSeconds, manifestRewriteThreshold,
+        compactionTargetFileSizeBytes, compactionMinInputFiles, null);
+  }
 
   public MaintenancePolicy {
     if (snapshotMaxAgeSeconds != null) {
@@ -50,6 +65,14 @@ public record MaintenancePolicy(Long snapshotMaxAgeSeconds, Integer minSnapshots
       throw new BadRequestException("compaction_min_input_files must be from %d to %d",
           MaintenanceLimits.MIN_INPUT_FILES, MaintenanceLimits.MAX_MIN_INPUT_FILES);
     }
+    if (executor != null && !EXECUTORS.contains(executor)) {
+      throw new BadRequestException("executor must be one of %s", String.join(", ", EXECUTORS));
+    }
+  }
+
+  /** What runs this policy's steps: its executor, else {@value #IN_PROCESS}. */
+  public String executorOrDefault() {
+    return executor != null ? executor : IN_PROCESS;
   }
 
   /** Whether this level sets nothing. */
@@ -65,7 +88,8 @@ public record MaintenancePolicy(Long snapshotMaxAgeSeconds, Integer minSnapshots
         first(orphanGraceSeconds, parent.orphanGraceSeconds),
         first(manifestRewriteThreshold, parent.manifestRewriteThreshold),
         first(compactionTargetFileSizeBytes, parent.compactionTargetFileSizeBytes),
-        first(compactionMinInputFiles, parent.compactionMinInputFiles));
+        first(compactionMinInputFiles, parent.compactionMinInputFiles),
+        first(executor, parent.executor));
   }
 
   private static <T> T first(T own, T inherited) {

@@ -68,6 +68,10 @@ public final class AccessPolicy {
    * must say yes to exactly the namespaces {@code canSee} says yes to.
    */
   public ListingScope listingScope(OrgContext context) {
+    if (context.caller().scope().isPresent()) {
+      // A maintenance job's token lists nothing: it works on the one table it names.
+      return new ListingScope(false, Set.of(), Optional.empty());
+    }
     return context.isAdmin() ? ListingScope.all()
         : new ListingScope(false, Set.of(Visibility.AUTHENTICATED_PUBLIC),
             Optional.of(context.caller().principal().id()));
@@ -75,6 +79,9 @@ public final class AccessPolicy {
 
   /** The rule of {@link #canSee(OrgContext, Namespace, CatalogObject)} for table listings. */
   public TableScope tableScope(OrgContext context, Namespace namespace) {
+    if (context.caller().scope().isPresent()) {
+      return TableScope.grantedTo(context.caller().principal().id());
+    }
     return allows(context, Action.READ, namespace) ? TableScope.all()
         : TableScope.grantedTo(context.caller().principal().id());
   }
@@ -177,12 +184,18 @@ public final class AccessPolicy {
   /** What admins and public namespaces allow with no grant at all; no query needed. */
   private static boolean withoutGrant(OrgContext context, Action action, Namespace namespace) {
     return context.isAdmin()
-        || action == Action.READ && namespace.visibility() == Visibility.AUTHENTICATED_PUBLIC;
+        || action == Action.READ && namespace.visibility() == Visibility.AUTHENTICATED_PUBLIC
+            && context.caller().scope().isEmpty();
   }
 
   private List<Grant> held(OrgContext context, Namespace namespace) {
     if (!namespace.orgId().equals(context.org().id())) {
       return List.of(); // a namespace of another org: no grant of this org can reach it
+    }
+    if (context.caller().scope().isPresent()) {
+      // A maintenance job's token holds exactly one grant, on its table, and nothing else.
+      return context.caller().scope().get().grant(context.caller().principal().id()).stream()
+          .filter(grant -> grant.namespaceId().equals(namespace.id())).toList();
     }
     return grants.heldWithin(context.caller().principal().id(), namespace.id());
   }

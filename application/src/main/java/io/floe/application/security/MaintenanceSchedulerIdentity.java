@@ -11,7 +11,8 @@ import java.util.UUID;
 /**
  * Who the maintenance scheduler acts as when it maintains a table by itself: a system principal
  * of its own, no user's token, recorded in the audit log under its own id and name. It acts as an
- * admin of the org whose table it maintains, and only there; no token ever authenticates as it.
+ * admin of the org whose table it maintains, and only there; no API token authenticates as it,
+ * only a Spark job's token ({@link MaintenanceJobTokens}), limited to the job's one table.
  * The id is the same in every org (the version nibble 0 is never one a random id has), so that the
  * scheduler can tell its own commits in any org's change feed from a client's.
  */

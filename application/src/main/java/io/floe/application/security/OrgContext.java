@@ -36,6 +36,12 @@ public record OrgContext(Caller caller, Org org, Membership membership, RequestI
    */
   public static Optional<OrgContext> enter(Caller caller, Org org,
       PrincipalStore principals) {
+    if (caller.scope().isPresent()) {
+      // A maintenance job's token: a member of its own org only, with no role beyond its table.
+      return caller.scope().filter(scope -> scope.orgId().equals(org.id()))
+          .map(scope -> new OrgContext(caller, org,
+              new Membership(org.id(), caller.principal().id(), Role.MEMBER)));
+    }
     for (Principal identity : caller.identities()) {
       Optional<Membership> membership =
           principals.findMembership(org.id(), identity.id());

@@ -43,6 +43,11 @@ abstract class PolicyCommand extends OrgSubcommand {
       description = "Compact a partition only with at least N small files.")
   Integer compactionMinFiles;
 
+  @Option(names = "--executor", paramLabel = "EXECUTOR",
+      description = "What runs the steps: in-process (the server itself, the default) or spark "
+          + "(a Spark job the server submits).")
+  String executor;
+
   @Option(names = "--delete", description = "Remove this level's own policy.")
   boolean delete;
 
@@ -59,6 +64,7 @@ abstract class PolicyCommand extends OrgSubcommand {
     putIfSet(body, "manifest_rewrite_threshold", manifestThreshold);
     putIfSet(body, "compaction_target_file_size_bytes", compactionTarget);
     putIfSet(body, "compaction_min_input_files", compactionMinFiles);
+    putIfSet(body, "executor", executor);
     if (delete) {
       api.client().delete(path());
       out().println("Deleted the maintenance policy.");

@@ -128,7 +128,7 @@ public final class JooqMaintenanceJobStore implements MaintenanceJobStore {
 
   @Override
   public Optional<MaintenanceJob> plan(UUID orgId, String namespace, String name,
-      Set<Step> steps, String reason, Instant at) {
+      Set<Step> steps, String reason, String executor, Instant at) {
     String key = MaintenanceTable.key(namespace, name);
     return database.inTransaction(() -> {
       dsl.update(MAINTENANCE_TABLES).set(MAINTENANCE_TABLES.DIRTY, false)
@@ -145,6 +145,7 @@ public final class JooqMaintenanceJobStore implements MaintenanceJobStore {
           .set(j.NAME, name)
           .set(j.STEPS, wire(steps))
           .set(j.REASON, reason)
+          .set(j.EXECUTOR, executor)
           .set(j.STATE, State.PENDING.wire())
           .set(j.CREATED_AT, Times.of(at))
           .set(j.DUE_AT, Times.of(at))
@@ -271,6 +272,7 @@ public final class JooqMaintenanceJobStore implements MaintenanceJobStore {
         Times.instant(row.getCreatedAt()), Times.instant(row.getDueAt()),
         Optional.ofNullable(row.getLeaseOwner()), Times.optional(row.getLeaseExpiresAt()),
         Times.optional(row.getStartedAt()), Times.optional(row.getFinishedAt()),
-        Optional.ofNullable(row.getOutcome()), Optional.ofNullable(row.getLastError()));
+        Optional.ofNullable(row.getOutcome()), Optional.ofNullable(row.getLastError()),
+        row.getExecutor());
   }
 }

@@ -25,7 +25,7 @@ public final class JooqMaintenancePolicyStore implements MaintenancePolicyStore 
         .fetchOptional(row -> new MaintenancePolicy(row.getSnapshotMaxAgeSeconds(),
             row.getMinSnapshotsToKeep(), row.getOrphanGraceSeconds(),
             row.getManifestRewriteThreshold(), row.getCompactionTargetFileSizeBytes(),
-            row.getCompactionMinInputFiles()));
+            row.getCompactionMinInputFiles(), row.getExecutor()));
   }
 
   @Override
@@ -41,6 +41,7 @@ public final class JooqMaintenancePolicyStore implements MaintenancePolicyStore 
         .set(MAINTENANCE_POLICIES.COMPACTION_TARGET_FILE_SIZE_BYTES,
             policy.compactionTargetFileSizeBytes())
         .set(MAINTENANCE_POLICIES.COMPACTION_MIN_INPUT_FILES, policy.compactionMinInputFiles())
+        .set(MAINTENANCE_POLICIES.EXECUTOR, policy.executor())
         .set(MAINTENANCE_POLICIES.UPDATED_AT, Times.of(at))
         .onConflict(MAINTENANCE_POLICIES.TARGET_ID).doUpdate()
         .set(MAINTENANCE_POLICIES.SNAPSHOT_MAX_AGE_SECONDS, policy.snapshotMaxAgeSeconds())
@@ -50,6 +51,7 @@ public final class JooqMaintenancePolicyStore implements MaintenancePolicyStore 
         .set(MAINTENANCE_POLICIES.COMPACTION_TARGET_FILE_SIZE_BYTES,
             policy.compactionTargetFileSizeBytes())
         .set(MAINTENANCE_POLICIES.COMPACTION_MIN_INPUT_FILES, policy.compactionMinInputFiles())
+        .set(MAINTENANCE_POLICIES.EXECUTOR, policy.executor())
         .set(MAINTENANCE_POLICIES.UPDATED_AT, Times.of(at))
         .execute();
   }

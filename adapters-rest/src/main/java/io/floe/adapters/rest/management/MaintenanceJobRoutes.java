@@ -49,6 +49,7 @@ public final class MaintenanceJobRoutes implements Consumer<RoutesConfig> {
     json.put("table", job.namespace() + "." + job.name());
     json.put("steps", job.steps().stream().sorted().map(MaintenanceJob.Step::wire).toList());
     json.put("reason", job.reason());
+    json.put("executor", job.executor());
     json.put("state", job.state().wire());
     json.put("attempts", job.attempts());
     json.put("created_at", job.createdAt().toString());

@@ -78,7 +78,7 @@ public final class MaintenancePolicyRoutes implements Consumer<RoutesConfig> {
         integer(body, "min_snapshots_to_keep"), body.nonNegativeLong("orphan_grace_seconds")
             .orElse(null), integer(body, "manifest_rewrite_threshold"),
         body.nonNegativeLong("compaction_target_file_size_bytes").orElse(null),
-        integer(body, "compaction_min_input_files"));
+        integer(body, "compaction_min_input_files"), body.text("executor").orElse(null));
   }
 
   private static Integer integer(JsonFields body, String field) {

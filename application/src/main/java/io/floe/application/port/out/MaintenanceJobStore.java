@@ -31,11 +31,19 @@ public interface MaintenanceJobStore {
   List<MaintenanceTable> toPlan(int limit);
 
   /**
-   * Marks the table planned and, with {@code steps}, opens a pending job due {@code at}; no job
-   * is opened while the table has an open one. Returns the job opened, if any.
+   * Marks the table planned and, with {@code steps}, opens a pending job due {@code at}, to run
+   * on {@code executor}; no job is opened while the table has an open one. Returns the job
+   * opened, if any.
    */
-  Optional<MaintenanceJob> plan(UUID orgId, String namespace, String name, Set<MaintenanceJob.Step> steps,
-      String reason, Instant at);
+  Optional<MaintenanceJob> plan(UUID orgId, String namespace, String name,
+      Set<MaintenanceJob.Step> steps, String reason, String executor, Instant at);
+
+  /** {@link #plan(UUID, String, String, Set, String, String, Instant)} in process. */
+  default Optional<MaintenanceJob> plan(UUID orgId, String namespace, String name,
+      Set<MaintenanceJob.Step> steps, String reason, Instant at) {
+    return plan(orgId, namespace, name, steps, reason,
+        io.floe.application.model.MaintenancePolicy.IN_PROCESS, at);
+  }
 
   /** Forgets a table the catalog no longer has. */
   void forget(UUID orgId, String tableKey);

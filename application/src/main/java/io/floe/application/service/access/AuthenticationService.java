@@ -6,6 +6,7 @@ import io.floe.application.port.out.IdentityTokens;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.security.Caller;
+import io.floe.application.security.MaintenanceJobTokens;
 import io.floe.application.security.OrgContext;
 import io.floe.domain.ApiToken;
 import io.floe.domain.InvalidNameException;
@@ -30,6 +31,7 @@ public final class AuthenticationService implements AuthenticateUseCase {
   private final Clock clock;
   private final IdentityTokens identityTokens;
   private final ExternalIdentities externalIdentities;
+  private final Optional<MaintenanceJobTokens> jobTokens;
 
   public AuthenticationService(PrincipalStore principals, OrgStore orgs, Clock clock) {
     this(principals, orgs, clock, IdentityTokens.NONE, ExternalIdentities.NONE);
@@ -37,6 +39,14 @@ public final class AuthenticationService implements AuthenticateUseCase {
 
   public AuthenticationService(PrincipalStore principals, OrgStore orgs, Clock clock,
       IdentityTokens identityTokens, ExternalIdentities externalIdentities) {
+    this(principals, orgs, clock, identityTokens, externalIdentities, Optional.empty());
+  }
+
+  /** Also accepting the tokens of maintenance jobs run outside the server. */
+  public AuthenticationService(PrincipalStore principals, OrgStore orgs, Clock clock,
+      IdentityTokens identityTokens, ExternalIdentities externalIdentities,
+      Optional<MaintenanceJobTokens> jobTokens) {
+    this.jobTokens = jobTokens;
     this.principals = principals;
     this.orgs = orgs;
     this.clock = clock;
@@ -50,6 +60,10 @@ public final class AuthenticationService implements AuthenticateUseCase {
       throw new NotAuthorizedException("Authentication required: send 'Authorization: Bearer <token>'");
     }
     String secret = bearerToken.strip();
+    if (secret.startsWith(MaintenanceJobTokens.PREFIX)) {
+      return jobTokens.flatMap(tokens -> tokens.open(secret)).map(MaintenanceJobTokens::caller)
+          .orElseThrow(() -> new NotAuthorizedException(REFUSED));
+    }
     if (!secret.startsWith(ApiToken.PREFIX)) {
       // Not one of ours: only an identity provider's token for a known user can be valid.
       return identityTokens.verify(secret).flatMap(this::callerNamed)

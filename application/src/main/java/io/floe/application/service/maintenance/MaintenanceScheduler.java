@@ -11,10 +11,12 @@ import io.floe.application.model.MaintenanceTable;
 import io.floe.application.model.TableMaintenance;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase;
 import io.floe.application.port.out.ChangeFeed;
+import io.floe.application.port.out.DistributedMaintenance;
 import io.floe.application.port.out.MaintenanceEvents;
 import io.floe.application.port.out.MaintenanceJobStore;
 import io.floe.application.port.out.MaintenancePolicyStore;
 import io.floe.application.port.out.OrgStore;
+import io.floe.application.security.MaintenanceJobTokens;
 import io.floe.application.security.MaintenanceSchedulerIdentity;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogLocator;
@@ -56,7 +58,10 @@ import org.slf4j.LoggerFactory;
  *   are looked at, and only at their counters;
  *   <li>claims due jobs, at most {@code concurrency} at a time, each under a lease it renews while
  *   it runs, and runs them as the scheduler's own principal through the table maintenance use
- *   case, whose commits go through the catalog's one committer like any client's.
+ *   case, whose commits go through the catalog's one committer like any client's; a job
+ *   planned for Spark (the policy's {@code executor}) goes to {@link DistributedMaintenance}
+ *   instead, with a token that lets it write that one table over REST
+ *   ({@link MaintenanceJobTokens}), and is waited for under the same lease.
  * </ol>
  * A job whose replica died is taken over once its lease expired. A failed attempt is retried
  * after a back-off that doubles from {@link #FIRST_BACKOFF} to {@link #MAX_BACKOFF}; after
@@ -77,6 +82,19 @@ public final class MaintenanceScheduler implements AutoCloseable {
   /** What one tick did. */
   public record Tick(int eventsRead, int jobsPlanned, List<MaintenanceJob> jobsRun) {}
 
+  /**
+   * What runs the jobs whose executor is {@link MaintenancePolicy#SPARK}: the engine, the tokens
+   * its jobs authenticate with, and how long a token lasts (at least as long as a job may run).
+   */
+  public record Distributed(DistributedMaintenance engine, MaintenanceJobTokens tokens,
+      Duration tokenLifetime) {
+    public Distributed {
+      java.util.Objects.requireNonNull(engine, "engine");
+      java.util.Objects.requireNonNull(tokens, "tokens");
+      java.util.Objects.requireNonNull(tokenLifetime, "tokenLifetime");
+    }
+  }
+
   private final MaintenanceJobStore jobs;
   private final ChangeFeed feed;
   private final MaintenancePolicyStore policies;
@@ -90,6 +108,7 @@ public final class MaintenanceScheduler implements AutoCloseable {
   private final int concurrency;
   private final ExecutorService runners;
   private final ScheduledExecutorService leases;
+  private final Optional<Distributed> distributed;
   /** The jobs running now, whose leases {@link #renewLeases} extends. */
   private final Map<Long, MaintenanceJob> inFlight = new ConcurrentHashMap<>();
 
@@ -97,6 +116,16 @@ public final class MaintenanceScheduler implements AutoCloseable {
       MaintenancePolicyStore policies, OrgStore orgs, CatalogLocator locator, PolicyLevels levels,
       MaintainTableUseCase maintenance, MaintenanceEvents events, Clock clock, String owner,
       int concurrency) {
+    this(jobs, feed, policies, orgs, locator, levels, maintenance, events, clock, owner,
+        concurrency, Optional.empty());
+  }
+
+  /** A scheduler that also runs the jobs of policies that choose Spark on {@code distributed}. */
+  public MaintenanceScheduler(MaintenanceJobStore jobs, ChangeFeed feed,
+      MaintenancePolicyStore policies, OrgStore orgs, CatalogLocator locator, PolicyLevels levels,
+      MaintainTableUseCase maintenance, MaintenanceEvents events, Clock clock, String owner,
+      int concurrency, Optional<Distributed> distributed) {
+    this.distributed = distributed;
     if (concurrency < 1) {
       throw new IllegalArgumentException("a scheduler runs at least one job at a time");
     }
@@ -166,7 +195,7 @@ public final class MaintenanceScheduler implements AutoCloseable {
       MaintenancePolicy policy = levels.effectiveFor(object.get(), context.get());
       MaintenanceNeeds.Plan plan = MaintenanceNeeds.of(policy, table, clock.instant());
       if (jobs.plan(table.orgId(), table.namespace(), table.name(), plan.steps(), plan.reason(),
-          clock.instant()).isPresent()) {
+          policy.executorOrDefault(), clock.instant()).isPresent()) {
         planned++;
       }
     }
@@ -261,10 +290,42 @@ public final class MaintenanceScheduler implements AutoCloseable {
           + job.steps().stream().map(Step::wire).sorted().toList(),
           MaintenanceTable.Observed.NOTHING);
     }
+    if (MaintenancePolicy.SPARK.equals(job.executor())) {
+      return runDistributed(job, org.get(), object.get(), steps);
+    }
     try {
       TableMaintenance report = maintenance.maintain(context,
           identifier(job.namespace(), job.name()), steps);
       return end(job, State.SUCCEEDED, outcome(report), observed(report));
+    } catch (RuntimeException | Error e) {
+      FatalErrors.endProcessIfFatal(e);
+      return failed(job, e);
+    }
+  }
+
+  /**
+   * Runs a job on the distributed engine, with a token that lets it write this one table until
+   * it expires, and waits for its end; its commits reach the catalog over REST like any engine's.
+   */
+  private MaintenanceJob runDistributed(MaintenanceJob job, Org org, ResolvedObject table,
+      MaintainTableUseCase.Steps steps) {
+    try {
+      Distributed engine = distributed.orElseThrow(() -> new DistributedMaintenance.Failed(
+          "no Spark is configured for maintenance: start the server with --spark-submit and "
+          + "--spark-master"));
+      Instant now = clock.instant();
+      String token = engine.tokens().issue(org.id(), table.namespace().id(), table.object().id(),
+          job.id(), engine.tokenLifetime());
+      DistributedMaintenance.Outcome outcome = engine.engine().run(new DistributedMaintenance.Job(
+          job.id(), org.name().value(), job.namespace(), job.name(), token,
+          steps.compact().map(c -> new DistributedMaintenance.Compaction(c.targetFileSizeBytes(),
+              c.minInputFiles())),
+          steps.expire().map(e -> new DistributedMaintenance.Expiry(now.minus(e.olderThan()),
+              e.retainLast())),
+          steps.rewriteManifests().isPresent(),
+          steps.removeOrphans().map(o -> now.minus(o.grace())), false));
+      return end(job, State.SUCCEEDED, outcome.outcome(), new MaintenanceTable.Observed(
+          outcome.snapshots(), outcome.dataManifests(), steps.removeOrphans().isPresent()));
     } catch (RuntimeException | Error e) {
       FatalErrors.endProcessIfFatal(e);
       return failed(job, e);
@@ -281,7 +342,8 @@ public final class MaintenanceScheduler implements AutoCloseable {
   }
 
   private MaintenanceJob failed(MaintenanceJob job, Throwable failure) {
-    String error = failure.getClass().getSimpleName() + ": " + failure.getMessage();
+    String error = failure instanceof DistributedMaintenance.Failed ? failure.getMessage()
+        : failure.getClass().getSimpleName() + ": " + failure.getMessage();
     if (error.length() > MAX_ERROR) {
       error = error.substring(0, MAX_ERROR);
     }

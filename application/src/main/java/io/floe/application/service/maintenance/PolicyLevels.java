@@ -102,6 +102,7 @@ public final class PolicyLevels {
           MaintenancePolicy::compactionTargetFileSizeBytes, level);
       source(sources, "compaction_min_input_files", effective, policy,
           MaintenancePolicy::compactionMinInputFiles, level);
+      source(sources, "executor", effective, policy, MaintenancePolicy::executor, level);
       effective = effective.over(policy);
     }
     return new MaintenancePolicyView(nearest.source(), nearest.name(), own, effective, sources);

@@ -60,4 +60,21 @@ class MaintenancePolicyTest {
     assertThatThrownBy(() -> new MaintenancePolicy(-1L, null, null, null, null, null))
         .isInstanceOf(RuntimeException.class);
   }
+
+  @Test
+  void theExecutorIsInProcessOrSparkInheritedLikeAnyFieldAndInProcessWhenNoLevelSetsIt() {
+    assertThatThrownBy(() -> new MaintenancePolicy(null, null, null, null, null, null, "hadoop"))
+        .isInstanceOf(BadRequestException.class).hasMessageContaining("in-process, spark");
+    assertThatThrownBy(() -> new MaintenancePolicy(null, null, null, null, null, null, "Spark"))
+        .isInstanceOf(BadRequestException.class);
+    MaintenancePolicy org = new MaintenancePolicy(null, null, null, null, null, null, "spark");
+    MaintenancePolicy table = new MaintenancePolicy(null, 3, null, null, null, null);
+    assertThat(table.over(org).executorOrDefault()).isEqualTo(MaintenancePolicy.SPARK);
+    assertThat(new MaintenancePolicy(null, null, null, null, null, null, "in-process").over(org)
+        .executorOrDefault()).isEqualTo(MaintenancePolicy.IN_PROCESS);
+    assertThat(table.over(MaintenancePolicy.NONE).executorOrDefault())
+        .isEqualTo(MaintenancePolicy.IN_PROCESS);
+    assertThat(org.isEmpty()).as("an executor alone is a setting").isFalse();
+    assertThat(PolicySteps.of(org, false).isEmpty()).as("but turns on no step").isTrue();
+  }
 }

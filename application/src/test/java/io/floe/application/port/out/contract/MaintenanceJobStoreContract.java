@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.floe.application.model.FeedPosition;
 import io.floe.application.model.MaintenanceJob;
+import io.floe.application.model.MaintenancePolicy;
 import io.floe.application.model.MaintenanceJob.State;
 import io.floe.application.model.MaintenanceJob.Step;
 import io.floe.application.model.MaintenanceTable;
@@ -103,6 +104,32 @@ public abstract class MaintenanceJobStoreContract extends PortContract {
         List.of(new MaintenanceTable.Activity("sales", "own", 0, 0, 0, OptionalLong.of(1),
             OptionalLong.of(10))), fixture.now);
     assertThat(mine()).isEmpty();
+  }
+
+  @Test
+  void aJobKeepsTheExecutorItWasPlannedForThroughClaimRetryAndEnd() {
+    assertThat(planned("orders", T0).executor()).isEqualTo(MaintenancePolicy.IN_PROCESS);
+    jobs().record(fixture.org.id(), jobs().feedRead(fixture.org.id()),
+        new FeedPosition(T0.getEpochSecond() + 5, 1, T0), List.of(commits("events", 3, 3, 300)),
+        T0);
+    MaintenanceJob spark = jobs().plan(fixture.org.id(), "sales", "events",
+        Set.of(Step.COMPACT), "small files", MaintenancePolicy.SPARK, T0).orElseThrow();
+    assertThat(spark.executor()).isEqualTo(MaintenancePolicy.SPARK);
+    MaintenanceJob claimed = jobs().claim("a", T0.plusSeconds(1), LEASE).orElseThrow();
+    MaintenanceJob other = jobs().claim("a", T0.plusSeconds(1), LEASE).orElseThrow();
+    MaintenanceJob sparkJob = claimed.id() == spark.id() ? claimed : other;
+    assertThat(sparkJob.executor()).isEqualTo(MaintenancePolicy.SPARK);
+    assertThat(jobs().retry(sparkJob.id(), "a", "spark-submit exited with 1", T0.plusSeconds(2)))
+        .isTrue();
+    MaintenanceJob again = jobs().claim("a", T0.plusSeconds(3), LEASE).orElseThrow();
+    assertThat(again.id()).isEqualTo(spark.id());
+    assertThat(jobs().finish(again.id(), "a", State.SUCCEEDED, "spark: done",
+        MaintenanceTable.Observed.NOTHING, T0.plusSeconds(4))).isTrue();
+    assertThat(jobs().jobs(fixture.org.id(), "sales.events", 10)).singleElement()
+        .satisfies(ended -> {
+          assertThat(ended.executor()).isEqualTo(MaintenancePolicy.SPARK);
+          assertThat(ended.state()).isEqualTo(State.SUCCEEDED);
+        });
   }
 
   @Test

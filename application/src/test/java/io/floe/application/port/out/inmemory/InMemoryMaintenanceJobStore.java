@@ -78,7 +78,7 @@ public final class InMemoryMaintenanceJobStore implements MaintenanceJobStore {
 
   @Override
   public synchronized Optional<MaintenanceJob> plan(UUID orgId, String namespace, String name,
-      Set<Step> steps, String reason, Instant at) {
+      Set<Step> steps, String reason, String executor, Instant at) {
     String tableKey = MaintenanceTable.key(namespace, name);
     TableRow row = tables.get(rowKey(orgId, tableKey));
     if (row != null) {
@@ -89,7 +89,7 @@ public final class InMemoryMaintenanceJobStore implements MaintenanceJobStore {
     }
     MaintenanceJob job = new MaintenanceJob(nextId++, orgId, namespace, name, steps, reason,
         State.PENDING, 0, at, at, Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty());
+        Optional.empty(), Optional.empty(), Optional.empty(), executor);
     jobs.put(job.id(), job);
     return Optional.of(job);
   }
@@ -110,7 +110,8 @@ public final class InMemoryMaintenanceJobStore implements MaintenanceJobStore {
       MaintenanceJob claimed = new MaintenanceJob(job.id(), job.orgId(), job.namespace(),
           job.name(), job.steps(), job.reason(), State.RUNNING, job.attempts() + 1,
           job.createdAt(), job.dueAt(), Optional.of(owner), Optional.of(now.plus(lease)),
-          Optional.of(now), Optional.empty(), Optional.empty(), job.lastError());
+          Optional.of(now), Optional.empty(), Optional.empty(), job.lastError(),
+          job.executor());
       jobs.put(job.id(), claimed);
       return claimed;
     });
@@ -127,7 +128,7 @@ public final class InMemoryMaintenanceJobStore implements MaintenanceJobStore {
       jobs.put(jobId, new MaintenanceJob(job.id(), job.orgId(), job.namespace(), job.name(),
           job.steps(), job.reason(), job.state(), job.attempts(), job.createdAt(), job.dueAt(),
           job.leaseOwner(), Optional.of(until), job.startedAt(), job.finishedAt(), job.outcome(),
-          job.lastError()));
+          job.lastError(), job.executor()));
       return true;
     }).orElse(false);
   }
@@ -139,7 +140,7 @@ public final class InMemoryMaintenanceJobStore implements MaintenanceJobStore {
       jobs.put(jobId, new MaintenanceJob(job.id(), job.orgId(), job.namespace(), job.name(),
           job.steps(), job.reason(), state, job.attempts(), job.createdAt(), job.dueAt(),
           job.leaseOwner(), Optional.empty(), job.startedAt(), Optional.of(at),
-          Optional.of(outcome), job.lastError()));
+          Optional.of(outcome), job.lastError(), job.executor()));
       String key = rowKey(job.orgId(), job.tableKey());
       TableRow row = tables.get(key);
       if (row != null) {
@@ -161,7 +162,7 @@ public final class InMemoryMaintenanceJobStore implements MaintenanceJobStore {
       jobs.put(jobId, new MaintenanceJob(job.id(), job.orgId(), job.namespace(), job.name(),
           job.steps(), job.reason(), State.PENDING, job.attempts(), job.createdAt(), dueAt,
           Optional.empty(), Optional.empty(), job.startedAt(), job.finishedAt(), job.outcome(),
-          Optional.of(error)));
+          Optional.of(error), job.executor()));
       return true;
     }).orElse(false);
   }
