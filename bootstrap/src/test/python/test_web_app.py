@@ -292,6 +292,33 @@ def test_admin_walks_and_edits(floe, seeded, browser, shots):
     assert shown == [("KPDX", "13.1"), ("KSEA", "11.5"), ("KSFO", "14.2")], shown
     admin.shot(shots, "table-data")
 
+    # Maintenance: the policy that applies, each setting with the level it comes from. Only
+    # settings that change nothing here (no compaction; expiry of what is a month old).
+    policies = {f"/orgs/{org}/iceberg/namespaces/{NAMESPACE}/maintenance-policy":
+                {"snapshot_max_age_seconds": 30 * 86400, "min_snapshots_to_keep": 10},
+                f"/orgs/{org}/iceberg/namespaces/{NAMESPACE}/tables/daily.v2/maintenance-policy":
+                {"orphan_grace_seconds": 7 * 86400}}
+    for path, policy in policies.items():
+        assert _api(floe, "PUT", path, json=policy).status_code == 200
+    try:
+        admin.goto(f"/ui/orgs/{org}/namespaces/{NAMESPACE}/tables/daily.v2?tab=maintenance")
+        expect(page.get_by_role("tab", name="Maintenance"))\
+            .to_have_attribute("aria-selected", "true")
+        settings = page.locator("#maintenance-policy tbody tr")
+        expect(settings).to_have_count(3)
+        shown = [tuple(row.locator("td").all_text_contents()) for row in settings.all()]
+        assert shown == [
+            ("Expire snapshots older than snapshot_max_age_seconds", "30 days", "namespace"),
+            ("Keep at least this many snapshots min_snapshots_to_keep", "10", "namespace"),
+            ("Remove unreferenced files older than orphan_grace_seconds", "7 days", "table"),
+        ], shown
+        admin.shot(shots, "table-maintenance")
+    finally:
+        for path in policies:
+            _api(floe, "DELETE", path)
+    admin.goto(f"/ui/orgs/{org}/namespaces/{NAMESPACE}/tables/daily.v2?tab=maintenance")
+    expect(page.locator("#maintenance-note")).to_contain_text("No maintenance policy applies")
+
     # Snapshots: the history table and the server-drawn chart of rows and data files.
     admin.goto(f"/ui/orgs/{org}/namespaces/{NAMESPACE}/tables/{TABLE}?tab=snapshots")
     history = page.get_by_role("tabpanel").get_by_role("row")

@@ -73,7 +73,7 @@ final class Composition implements AutoCloseable {
         audit.publisher, events.visibility);
     started.push(webhooks.start(adapters.workers()));
     WebModule web = new WebModule(adapters, settings, clock, access, orgs, namespaces,
-        catalog.views, catalog.tables, repos);
+        catalog.views, catalog.tables, repos, maintenance.policies());
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(adapters.database(), adapters.workers())),
         new IcebergRoutes(access.authentication, namespaces.icebergNamespaces, catalog.tables,
             catalog.views, settings.idempotencyLifetime(), settings.metadataLimits()),

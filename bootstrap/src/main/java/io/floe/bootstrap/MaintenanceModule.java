@@ -8,6 +8,7 @@ import io.floe.application.port.in.maintenance.MaintainTableUseCase;
 import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.maintenance.DeleteMaintenancePolicyService;
+import io.floe.application.port.in.maintenance.GetMaintenancePolicyUseCase;
 import io.floe.application.service.maintenance.GetMaintenancePolicyService;
 import io.floe.application.service.maintenance.PolicyLevels;
 import io.floe.application.service.maintenance.SetMaintenancePolicyService;
@@ -72,6 +73,11 @@ final class MaintenanceModule {
    */
   MaintenanceScheduler scheduler(String owner, int concurrency) {
     return scheduler(owner, concurrency, Optional.empty());
+  }
+
+  /** The policies of orgs, namespaces and tables as readers see them (the web app's too). */
+  GetMaintenancePolicyUseCase policies() {
+    return getPolicy;
   }
 
   /** A scheduler that submits the jobs of policies whose executor is Spark to {@code spark}. */

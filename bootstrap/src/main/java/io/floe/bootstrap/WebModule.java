@@ -5,6 +5,7 @@ import io.floe.adapters.rest.iceberg.ViewUseCases;
 import io.floe.adapters.rest.web.WebApp;
 import io.floe.adapters.rest.web.WebUseCases;
 import io.floe.adapters.storage.rows.IcebergTableRows;
+import io.floe.application.port.in.maintenance.GetMaintenancePolicyUseCase;
 import io.floe.application.service.access.WebSessionService;
 import io.floe.application.service.table.TablePreviewService;
 import java.time.Clock;
@@ -22,7 +23,7 @@ final class WebModule {
 
   WebModule(Adapters adapters, ServerSettings settings, Clock clock, AccessModule access,
       OrgModule orgs, NamespaceModule namespaces, ViewUseCases views, TableUseCases tables,
-      RepoModule repos) {
+      RepoModule repos, GetMaintenancePolicyUseCase maintenancePolicies) {
     WebSessionService sessions = new WebSessionService(access.authentication,
         adapters.browserIdentityTokens(), adapters.identities(),
         adapters.principals(), adapters.webSessions(), adapters.ids(), clock, SESSION_LIFETIME);
@@ -31,7 +32,8 @@ final class WebModule {
         new TablePreviewService(tables.load(), adapters.orgs(), adapters.storage(),
             new IcebergTableRows()),
         access.grants, access.members,
-        access.teams, access.tokens, namespaces.buckets, repos.directory, repos.browsing),
+        access.teams, access.tokens, namespaces.buckets, repos.directory, repos.browsing,
+        maintenancePolicies),
         settings.oidc());
   }
 }

@@ -6,6 +6,9 @@ import io.floe.adapters.rest.web.view.SnapshotRow;
 import io.floe.adapters.rest.web.view.SpecRow;
 import io.floe.adapters.rest.web.view.Tab;
 import io.floe.adapters.rest.web.view.TablePage;
+import io.floe.adapters.rest.web.view.MaintenancePanel;
+import io.floe.application.port.in.maintenance.GetMaintenancePolicyUseCase;
+import io.floe.application.port.in.maintenance.PolicyTarget;
 import io.floe.application.port.in.table.LoadTableUseCase;
 import io.floe.application.port.in.table.PreviewTableUseCase;
 import io.floe.application.security.OrgContext;
@@ -27,13 +30,17 @@ import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.SortField;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
 
 /**
  * The table page, from the table's current metadata as {@code loadTable} gives it to engines
  * (with the same access check, and no storage credentials): the first rows of its current
  * snapshot (read by the server), schema, partition spec, sort order, snapshots with their chart,
- * properties, and Connect.
+ * properties, the maintenance policy that applies and where each setting comes from, and
+ * Connect.
  */
 final class TableView {
   static final String PATH = NamespaceView.PATH + "/tables/{table}";
@@ -41,11 +48,14 @@ final class TableView {
   private final WebHandlers handlers;
   private final LoadTableUseCase tables;
   private final PreviewTableUseCase previews;
+  private final GetMaintenancePolicyUseCase policies;
 
-  TableView(WebHandlers handlers, LoadTableUseCase tables, PreviewTableUseCase previews) {
+  TableView(WebHandlers handlers, LoadTableUseCase tables, PreviewTableUseCase previews,
+      GetMaintenancePolicyUseCase policies) {
     this.handlers = handlers;
     this.tables = tables;
     this.previews = previews;
+    this.policies = policies;
   }
 
   void register(RoutesConfig routes) {
@@ -82,7 +92,24 @@ final class TableView {
         SnapshotChart.of(history),
         properties(metadata.properties()),
         ConnectSnippets.of(NamespaceView.catalogUri(r.http()), org, ns, Optional.of(name)),
-        previews.preview(context, TableIdentifier.of(ns, name))));
+        previews.preview(context, TableIdentifier.of(ns, name)),
+        maintenance(context, ns, name, repo)));
+  }
+
+  /**
+   * The policy that applies, asked of the same use case as the management API: what it refuses
+   * this caller, the page says instead of failing.
+   */
+  private MaintenancePanel maintenance(OrgContext context, String ns, String name,
+      Optional<String> repo) {
+    if (repo.isPresent()) {
+      return MaintenanceRows.unavailable("Tables a repo declares are maintained with their repo.");
+    }
+    try {
+      return MaintenanceRows.of(policies.get(context, PolicyTarget.table(ns, name)));
+    } catch (ForbiddenException | NotFoundException | ValidationException e) {
+      return MaintenanceRows.unavailable("The maintenance policy cannot be shown to you here.");
+    }
   }
 
   /**
@@ -158,7 +185,8 @@ final class TableView {
   }
 
   private static List<Tab> tabs(String wanted) {
-    List<String> ids = List.of("data", "schema", "snapshots", "properties", "connect");
+    List<String> ids = List.of("data", "schema", "snapshots", "properties", "maintenance",
+        "connect");
     String open = ids.contains(wanted) ? wanted : "data";
     return ids.stream().map(id -> new Tab(id, Character.toUpperCase(id.charAt(0))
         + id.substring(1), id.equals(open))).toList();

@@ -38,7 +38,8 @@ public final class WebApp implements Consumer<RoutesConfig> {
         useCases.grants(), useCases.members());
     new NamespaceForms(handlers, namespace, useCases.namespaces(), useCases.grants(), home::show)
         .register(routes);
-    new TableView(handlers, useCases.tables(), useCases.previews()).register(routes);
+    new TableView(handlers, useCases.tables(), useCases.previews(),
+        useCases.maintenancePolicies()).register(routes);
     new RepoView(handlers, useCases.repos(), useCases.browseRepos()).register(routes);
     new AdminPages(handlers, useCases.members(), useCases.teams(), useCases.tokens(),
         useCases.buckets()).register(routes);

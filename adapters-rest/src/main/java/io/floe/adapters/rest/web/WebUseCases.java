@@ -12,6 +12,7 @@ import io.floe.application.port.in.org.OrgsUseCase;
 import io.floe.application.port.in.repo.BrowseRepoUseCase;
 import io.floe.application.port.in.repo.RepoDirectoryUseCase;
 import io.floe.application.port.in.table.LoadTableUseCase;
+import io.floe.application.port.in.maintenance.GetMaintenancePolicyUseCase;
 import io.floe.application.port.in.table.PreviewTableUseCase;
 import io.floe.application.port.in.view.ListViewsUseCase;
 import java.util.Objects;
@@ -34,7 +35,8 @@ public record WebUseCases(
     TokensUseCase tokens,
     BucketManagementUseCase buckets,
     RepoDirectoryUseCase repos,
-    BrowseRepoUseCase browseRepos) {
+    BrowseRepoUseCase browseRepos,
+    GetMaintenancePolicyUseCase maintenancePolicies) {
 
   public WebUseCases {
     Objects.requireNonNull(authentication, "authentication");
@@ -51,5 +53,6 @@ public record WebUseCases(
     Objects.requireNonNull(buckets, "buckets");
     Objects.requireNonNull(repos, "repos");
     Objects.requireNonNull(browseRepos, "browseRepos");
+    Objects.requireNonNull(maintenancePolicies, "maintenancePolicies");
   }
 }

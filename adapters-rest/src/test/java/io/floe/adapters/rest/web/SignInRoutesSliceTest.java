@@ -20,6 +20,7 @@ import io.floe.application.port.in.org.OrgsUseCase;
 import io.floe.application.port.in.repo.BrowseRepoUseCase;
 import io.floe.application.port.in.repo.RepoDirectoryUseCase;
 import io.floe.application.port.in.table.LoadTableUseCase;
+import io.floe.application.port.in.maintenance.GetMaintenancePolicyUseCase;
 import io.floe.application.port.in.table.PreviewTableUseCase;
 import io.floe.application.port.in.view.ListViewsUseCase;
 import io.floe.application.security.Caller;
@@ -102,7 +103,8 @@ class SignInRoutesSliceTest {
         CALLS.untouched(PreviewTableUseCase.class), CALLS.untouched(GrantsUseCase.class),
         CALLS.untouched(MembersUseCase.class), CALLS.untouched(TeamsUseCase.class),
         CALLS.untouched(TokensUseCase.class), CALLS.untouched(BucketManagementUseCase.class),
-        CALLS.untouched(RepoDirectoryUseCase.class), CALLS.untouched(BrowseRepoUseCase.class)))
+        CALLS.untouched(RepoDirectoryUseCase.class), CALLS.untouched(BrowseRepoUseCase.class),
+        CALLS.untouched(GetMaintenancePolicyUseCase.class)))
         .start();
   }
 

@@ -25,7 +25,8 @@ public record TablePage(
     Chart chart,
     List<MetadataEntry> properties,
     List<Snippet> snippets,
-    TablePreview preview) {
+    TablePreview preview,
+    MaintenancePanel maintenance) {
 
   /** The preview's counts as a sentence: rows and data files of the current snapshot. */
   public String counts() {
