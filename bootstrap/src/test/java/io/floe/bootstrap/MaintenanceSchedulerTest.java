@@ -353,8 +353,8 @@ class MaintenanceSchedulerTest {
         "snapshot_max_age_seconds", 0, "min_snapshots_to_keep", 3));
     TableIdentifier id = TableIdentifier.of(NS, "racing");
     catalog.createTable(id, SCHEMA, SPEC, Map.of(TableProperties.COMMIT_NUM_RETRIES, "20"));
-    int writers = 4;
-    int appendsEach = 15;
+    int writers = 8;
+    int appendsEach = 8;
     ConcurrentLinkedQueue<Long> acknowledged = new ConcurrentLinkedQueue<>();
     AtomicBoolean writing = new AtomicBoolean(true);
     MaintenanceScheduler scheduler = replica("replica-a", 1);

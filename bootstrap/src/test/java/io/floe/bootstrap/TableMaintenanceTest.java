@@ -154,8 +154,8 @@ class TableMaintenanceTest {
   void writersRacingCompactionAndExpiryLoseNoRowAndFailNoAppend() throws Exception {
     TableIdentifier id = TableIdentifier.of(ns, "racing");
     catalog.createTable(id, SCHEMA, SPEC, Map.of(TableProperties.COMMIT_NUM_RETRIES, "20"));
-    int writers = 4;
-    int appendsEach = 20;
+    int writers = 8;
+    int appendsEach = 10;
     ConcurrentLinkedQueue<Long> acknowledged = new ConcurrentLinkedQueue<>();
     AtomicBoolean writing = new AtomicBoolean(true);
     ExecutorService pool = Executors.newFixedThreadPool(writers + 1);
