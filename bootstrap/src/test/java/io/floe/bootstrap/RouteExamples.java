@@ -188,7 +188,17 @@ final class RouteExamples {
           "{\"url\":\"ftp://127.0.0.1:9/hook\"}",
           "{\"url\":\"http://does-not-exist.invalid/hook\"}",
           "{\"url\":\"http://127.0.0.1:9/hook\",\"table\":\"orders\"}",
-          "{\"url\":\"http://127.0.0.1:9/hook\",\"operations\":[\"table.explode\"]}")),
+          "{\"url\":\"http://127.0.0.1:9/hook\",\"operations\":[\"table.explode\"]}",
+          "{\"kafka\":{\"bootstrap_servers\":\"127.0.0.1:9\",\"topic\":\"a b\"}}",
+          "{\"kafka\":{\"bootstrap_servers\":\"127.0.0.1:99999\",\"topic\":\"t\"}}",
+          "{\"kafka\":{\"bootstrap_servers\":[\"127.0.0.1:9\"],\"topic\":\"t\"}}",
+          "{\"kafka\":{\"bootstrap_servers\":\"127.0.0.1:9\",\"topic\":\"t\","
+              + "\"tls\":\"yes\"}}",
+          "{\"kafka\":{\"bootstrap_servers\":\"127.0.0.1:9\",\"topic\":\"t\","
+              + "\"username\":\"u\"}}",
+          "{\"kafka\":\"127.0.0.1:9\"}",
+          "{\"url\":\"http://127.0.0.1:9/hook\",\"kafka\":{\"bootstrap_servers\":"
+              + "\"127.0.0.1:9\",\"topic\":\"t\"}}")),
       Map.entry("POST " + ORG + "/tokens", List.of(
           "{\"principal_id\":\"${ada}\",\"expires_at\":\"+999999999-12-31T23:59:59Z\"}",
           "{\"principal_id\":\"${ada}\",\"expires_at\":\"-999999999-01-01T00:00:00Z\"}",
