@@ -115,8 +115,10 @@ final class RouteExamples {
           + "\"target_file_size_bytes\":1048576,\"min_input_files\":2},\"expire_snapshots\":{"
           + "\"older_than_seconds\":3600,\"retain_last\":1},\"rewrite_manifests\":true,"
           + "\"remove_orphans\":{\"older_than_seconds\":259200}}"),
-      Map.entry("POST " + ORG + "/subscriptions", "{\"url\":\"http://127.0.0.1:9/hook\","
-          + "\"namespace\":\"sales\",\"table\":\"orders\","
+      // A Kafka target, whose object has the more fields (a URL target is the fixture's own).
+      Map.entry("POST " + ORG + "/subscriptions", "{\"kafka\":{\"bootstrap_servers\":"
+          + "\"127.0.0.1:9\",\"topic\":\"floe-events\",\"tls\":false,\"username\":\"floe\","
+          + "\"password\":\"secret\"},\"namespace\":\"sales\",\"table\":\"orders\","
           + "\"operations\":[\"table.commit\",\"table.create\"]}"),
       Map.entry("PUT " + ORG + "/maintenance-policy", POLICY),
       Map.entry("PUT " + ORG + "/iceberg/namespaces/{name}/maintenance-policy", POLICY),

@@ -70,9 +70,11 @@ public final class WebhookTargets {
     }
     for (Optional<String> credential : List.of(kafka.username(), kafka.password())) {
       if (credential.filter(value -> value.isEmpty() || value.length() > MAX_CREDENTIAL_LENGTH
-          || value.chars().anyMatch(c -> c < ' ' || c == 0x7f)).isPresent()) {
+          || value.codePoints().anyMatch(c -> c < ' ' || c == 0x7f
+              || Character.getType(c) == Character.SURROGATE)).isPresent()) {
         throw Invalid.because("a kafka username and password must be 1 to "
-            + MAX_CREDENTIAL_LENGTH + " characters, none a control character");
+            + MAX_CREDENTIAL_LENGTH + " characters, none a control character or half a "
+            + "surrogate pair");
       }
     }
     SubscriptionTarget target = new SubscriptionTarget.Kafka(servers, kafka.topic(), kafka.tls(),

@@ -82,6 +82,10 @@ class WebhookTargetsTest {
         Optional.empty()))).hasMessageContaining("password");
     assertThatThrownBy(() -> lenient.parse(kafka("hooks.example.com:9092", "t", Optional.of("u"),
         Optional.of("p\n")))).hasMessageContaining("control character");
+    assertThatThrownBy(() -> lenient.parse(kafka("hooks.example.com:9092", "t", Optional.of("u"),
+        Optional.of("p\ud800")))).hasMessageContaining("surrogate");
+    assertThat(lenient.parse(kafka("hooks.example.com:9092", "t", Optional.of("ü"),
+        Optional.of("p\ud83d\ude00")))).isNotNull();
     // One private server among public ones is enough to refuse the target.
     assertThatThrownBy(() -> strict.parse(kafka("hooks.example.com:9092,127.0.0.1:9092", "t",
         Optional.empty(), Optional.empty()))).hasMessageContaining("127.0.0.1:9092")
