@@ -38,6 +38,7 @@ import io.floe.adapters.rest.iceberg.IcebergResultCodec;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.adapters.rest.webhooks.JdkWebhookSender;
+import io.floe.adapters.rest.webhooks.KafkaEventSender;
 import io.floe.adapters.storage.InetStorageNetwork;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.storage.local.LocalPaths;
@@ -52,6 +53,7 @@ import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.port.out.SoftDeleteStore;
 import io.floe.application.port.out.StorageNetwork;
+import io.floe.application.port.out.KafkaPublisher;
 import io.floe.application.port.out.WebhookSender;
 import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.application.security.IdentityCheckedStorage;
@@ -113,9 +115,11 @@ record Adapters(
     LocalRepoCredentials localRepoCredentials,
     // The tokens of maintenance jobs run outside the server (Spark), signed with a derived key.
     MaintenanceJobTokens maintenanceJobTokens,
-    // Webhook subscriptions, their secrets sealed, and the HTTP client that delivers to them.
+    // Subscriptions, their secrets sealed, and the HTTP client and Kafka producers that deliver
+    // to them.
     JooqWebhookSubscriptionStore webhookSubscriptions,
     WebhookSender webhookSender,
+    KafkaPublisher kafkaPublisher,
     // Where hosts lead (public or private addresses), by the JVM's resolver.
     StorageNetwork network,
     // The background threads the server needs; each is kept alive, and /ready reports it down.
@@ -208,6 +212,8 @@ record Adapters(
         new JooqWebhookSubscriptionStore(database, cipher),
         new JdkWebhookSender(settings.webhooks().connectTimeout(),
             settings.webhooks().answerTimeout()),
+        started.push(new KafkaEventSender(settings.webhooks().connectTimeout(),
+            settings.webhooks().answerTimeout())),
         network,
         workers);
   }

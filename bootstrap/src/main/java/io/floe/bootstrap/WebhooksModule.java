@@ -21,8 +21,9 @@ import java.time.Clock;
 import java.util.function.Consumer;
 
 /**
- * The wiring of webhooks: subscriptions managed in the management API, and the delivery worker
- * that pushes the change feed to them, one server per subscription at a time.
+ * The wiring of subscriptions (webhooks and Kafka topics): managed in the management API, and
+ * the delivery worker that pushes the change feed to them, one server per subscription at a
+ * time.
  */
 final class WebhooksModule {
   private final Adapters adapters;
@@ -45,6 +46,7 @@ final class WebhooksModule {
         publisher, adapters.ids(), clock);
     SubscriptionDelivery delivery = new SubscriptionDelivery(store, adapters.changeFeed(),
         visibility, adapters.orgs(), adapters.principals(), targets, adapters.webhookSender(),
+        adapters.kafkaPublisher(),
         new WebhookDeliveryMetrics(adapters.metrics().registry()),
         settings.webhooks().retries(), clock, settings.eventRetention());
     this.dispatcher = new WebhookDispatcher(store, delivery, adapters.locks(), clock);

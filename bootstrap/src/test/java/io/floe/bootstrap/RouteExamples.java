@@ -115,8 +115,10 @@ final class RouteExamples {
           + "\"target_file_size_bytes\":1048576,\"min_input_files\":2},\"expire_snapshots\":{"
           + "\"older_than_seconds\":3600,\"retain_last\":1},\"rewrite_manifests\":true,"
           + "\"remove_orphans\":{\"older_than_seconds\":259200}}"),
-      Map.entry("POST " + ORG + "/subscriptions", "{\"url\":\"http://127.0.0.1:9/hook\","
-          + "\"namespace\":\"sales\",\"table\":\"orders\","
+      // A Kafka target, whose object has the more fields (a URL target is the fixture's own).
+      Map.entry("POST " + ORG + "/subscriptions", "{\"kafka\":{\"bootstrap_servers\":"
+          + "\"127.0.0.1:9\",\"topic\":\"floe-events\",\"tls\":false,\"username\":\"floe\","
+          + "\"password\":\"secret\"},\"namespace\":\"sales\",\"table\":\"orders\","
           + "\"operations\":[\"table.commit\",\"table.create\"]}"),
       Map.entry("PUT " + ORG + "/maintenance-policy", POLICY),
       Map.entry("PUT " + ORG + "/iceberg/namespaces/{name}/maintenance-policy", POLICY),
@@ -189,7 +191,17 @@ final class RouteExamples {
           "{\"url\":\"ftp://127.0.0.1:9/hook\"}",
           "{\"url\":\"http://does-not-exist.invalid/hook\"}",
           "{\"url\":\"http://127.0.0.1:9/hook\",\"table\":\"orders\"}",
-          "{\"url\":\"http://127.0.0.1:9/hook\",\"operations\":[\"table.explode\"]}")),
+          "{\"url\":\"http://127.0.0.1:9/hook\",\"operations\":[\"table.explode\"]}",
+          "{\"kafka\":{\"bootstrap_servers\":\"127.0.0.1:9\",\"topic\":\"a b\"}}",
+          "{\"kafka\":{\"bootstrap_servers\":\"127.0.0.1:99999\",\"topic\":\"t\"}}",
+          "{\"kafka\":{\"bootstrap_servers\":[\"127.0.0.1:9\"],\"topic\":\"t\"}}",
+          "{\"kafka\":{\"bootstrap_servers\":\"127.0.0.1:9\",\"topic\":\"t\","
+              + "\"tls\":\"yes\"}}",
+          "{\"kafka\":{\"bootstrap_servers\":\"127.0.0.1:9\",\"topic\":\"t\","
+              + "\"username\":\"u\"}}",
+          "{\"kafka\":\"127.0.0.1:9\"}",
+          "{\"url\":\"http://127.0.0.1:9/hook\",\"kafka\":{\"bootstrap_servers\":"
+              + "\"127.0.0.1:9\",\"topic\":\"t\"}}")),
       Map.entry("POST " + ORG + "/tokens", List.of(
           "{\"principal_id\":\"${ada}\",\"expires_at\":\"+999999999-12-31T23:59:59Z\"}",
           "{\"principal_id\":\"${ada}\",\"expires_at\":\"-999999999-01-01T00:00:00Z\"}",

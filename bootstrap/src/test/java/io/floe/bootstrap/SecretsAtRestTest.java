@@ -44,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SecretsAtRestTest {
   private static final String SECRET = "wJalrXUtnFEMI-K7MDENG-bPxRfiCYEXAMPLEKEY";
   private static final String ACCESS_KEY = "AKIAIOSFODNN7EXAMPLE";
+  private static final String KAFKA_PASSWORD = "kafka-user-password-at-rest";
 
   @Test
   void theDatabaseHoldsNoPlainSecretAndARestartReadsThemBack(@TempDir Path dataDir)
@@ -118,8 +119,13 @@ class SecretsAtRestTest {
           .allSatisfy(sealed -> assertThat(sealed).startsWith("v1:" + newKey.id() + ":"));
       assertThat(database.dsl()
           .fetch("select sealed_secret from webhook_subscriptions").getValues(0, String.class))
-          .hasSize(1)
+          .hasSize(2)
           .allSatisfy(sealed -> assertThat(sealed).startsWith("v1:" + newKey.id() + ":"));
+      assertThat(database.dsl().fetch("select sealed_kafka_password from webhook_subscriptions "
+          + "where sealed_kafka_password is not null").getValues(0, String.class))
+          .hasSize(1)
+          .allSatisfy(sealed -> assertThat(sealed).startsWith("v1:" + newKey.id() + ":")
+              .doesNotContain(KAFKA_PASSWORD));
     });
     // From now on the new key alone opens them, and the old one opens nothing.
     try (FloeServer server = FloeServer.start(settings.withSecretKey(
@@ -254,6 +260,11 @@ class SecretsAtRestTest {
     ManagementApi.Reply subscribed = admin(server, settings).post("/orgs/my-org/subscriptions",
         Map.of("url", "http://127.0.0.1:9/hook"));
     assertThat(subscribed.status()).as("%s", subscribed.body()).isEqualTo(201);
+    // So is the password of a Kafka subscription's user.
+    ManagementApi.Reply kafka = admin(server, settings).post("/orgs/my-org/subscriptions",
+        Map.of("kafka", Map.of("bootstrap_servers", "127.0.0.1:9", "topic", "floe-events",
+            "username", "floe", "password", KAFKA_PASSWORD)));
+    assertThat(kafka.status()).as("%s", kafka.body()).isEqualTo(201);
   }
 
   private static ManagementApi admin(FloeServer server, ServerSettings settings)

@@ -1,22 +1,22 @@
 package io.floe.application.model;
 
-import java.net.URI;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
- * An org's change feed pushed to {@code url}: the events that match {@code filter} and that its
- * owner may read when each is delivered, in feed order, from {@code state}'s position on.
+ * An org's change feed pushed to {@code target} (a webhook URL or a Kafka topic): the events
+ * that match {@code filter} and that its owner may read when each is delivered, in feed order,
+ * from {@code state}'s position on.
  */
-public record WebhookSubscription(UUID id, UUID orgId, UUID ownerId, URI url,
+public record WebhookSubscription(UUID id, UUID orgId, UUID ownerId, SubscriptionTarget target,
     WebhookFilter filter, Instant createdAt, State state) {
   public WebhookSubscription {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(orgId, "orgId");
     Objects.requireNonNull(ownerId, "ownerId");
-    Objects.requireNonNull(url, "url");
+    Objects.requireNonNull(target, "target");
     Objects.requireNonNull(filter, "filter");
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(state, "state");

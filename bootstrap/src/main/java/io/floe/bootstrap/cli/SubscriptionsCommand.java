@@ -14,14 +14,20 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code floe subscriptions ...}: webhook subscriptions to the org's change events. */
+/**
+ * {@code floe subscriptions ...}: subscriptions to the org's change events, delivered to a
+ * webhook URL or a Kafka topic. A Kafka user's password is read from an environment variable
+ * rather than a flag, so that it stays out of shell histories and process lists.
+ */
 @Command(name = "subscriptions", mixinStandardHelpOptions = true,
-    description = "Create, list, show, resume and delete webhook subscriptions to the org's "
-        + "change events.",
+    description = "Create, list, show, resume and delete subscriptions to the org's change "
+        + "events, delivered to a webhook URL or a Kafka topic.",
     subcommands = {SubscriptionsCommand.Create.class, SubscriptionsCommand.ListSubscriptions.class,
         SubscriptionsCommand.Show.class, SubscriptionsCommand.Resume.class,
         SubscriptionsCommand.Delete.class})
 public final class SubscriptionsCommand implements Runnable {
+  static final String KAFKA_PASSWORD_VARIABLE = "FLOE_KAFKA_PASSWORD";
+
   @Spec
   CommandSpec spec;
 
@@ -43,7 +49,7 @@ public final class SubscriptionsCommand implements Runnable {
       filter.add("operations " + String.join(",", operations));
     }
     out.printf("%s  %s  %s%s  owner %s  last delivered %s%s%n", subscription.path("id").asText(),
-        subscription.path("state").asText(), subscription.path("url").asText(),
+        subscription.path("state").asText(), target(subscription),
         filter.isEmpty() ? "" : "  " + String.join("  ", filter),
         subscription.path("owner_id").asText(),
         subscription.path("last_delivered_at").asText("never"),
@@ -51,10 +57,40 @@ public final class SubscriptionsCommand implements Runnable {
             ? "  PAUSED: " + subscription.path("paused_reason").asText() : "");
   }
 
+  /** The URL, or the Kafka topic as {@code kafka://servers/topic} (and its user). */
+  static String target(JsonNode subscription) {
+    if (subscription.hasNonNull("url")) {
+      return subscription.path("url").asText();
+    }
+    JsonNode kafka = subscription.path("kafka");
+    return "kafka://" + kafka.path("bootstrap_servers").asText() + "/"
+        + kafka.path("topic").asText() + (kafka.path("tls").asBoolean() ? " (tls)" : "")
+        + (kafka.hasNonNull("username") ? " as " + kafka.path("username").asText() : "");
+  }
+
   @Command(name = "create",
-      description = "Subscribe a URL; the secret that signs deliveries is printed this once.")
+      description = "Subscribe a URL, or a Kafka topic (--kafka-bootstrap and --kafka-topic); "
+          + "the secret that signs deliveries is printed this once.")
   static final class Create extends OrgSubcommand {
-    @Parameters(paramLabel = "URL") String url;
+    @Parameters(paramLabel = "URL", arity = "0..1",
+        description = "The webhook URL; leave it out for a Kafka topic.")
+    String url;
+
+    @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT[,HOST:PORT...]",
+        description = "Deliver to Kafka: the cluster's bootstrap servers.")
+    String kafkaBootstrap;
+
+    @Option(names = "--kafka-topic", paramLabel = "TOPIC",
+        description = "The Kafka topic the events are written to.")
+    String kafkaTopic;
+
+    @Option(names = "--kafka-tls", description = "Connect to Kafka over TLS.")
+    boolean kafkaTls;
+
+    @Option(names = "--kafka-username", paramLabel = "USER",
+        description = "Authenticate to Kafka with SASL/PLAIN as USER; the password is read from "
+            + KAFKA_PASSWORD_VARIABLE + ".")
+    String kafkaUsername;
 
     @Option(names = "--namespace", description = "Only this namespace's events.")
     String namespace;
@@ -71,6 +107,16 @@ public final class SubscriptionsCommand implements Runnable {
     public Integer call() {
       Map<String, Object> body = new LinkedHashMap<>();
       body.put("url", url);
+      if (kafkaBootstrap != null || kafkaTopic != null) {
+        Map<String, Object> kafka = new LinkedHashMap<>();
+        kafka.put("bootstrap_servers", kafkaBootstrap);
+        kafka.put("topic", kafkaTopic);
+        kafka.put("tls", kafkaTls);
+        kafka.put("username", kafkaUsername);
+        kafka.put("password", kafkaUsername == null ? null
+            : System.getenv(KAFKA_PASSWORD_VARIABLE));
+        body.put("kafka", kafka);
+      }
       body.put("namespace", namespace);
       body.put("table", table);
       body.put("operations", operations);

@@ -70,13 +70,14 @@ public final class BucketCredentialSealing {
   }
 
   /**
-   * Webhook subscriptions' secrets, sealed the same way, follow the key in the same pass: opened
-   * (proving the key), and sealed again when a previous key sealed them.
+   * Webhook subscriptions' secrets and Kafka passwords, sealed the same way, follow the key in
+   * the same pass: opened (proving the key), and sealed again when a previous key sealed them.
    */
   private void resealWebhookSecrets(DSLContext dsl) {
     dsl.execute("lock table webhook_subscriptions in share row exclusive mode");
     int resealed = 0;
-    for (var row : dsl.select(WEBHOOK_SUBSCRIPTIONS.ID, WEBHOOK_SUBSCRIPTIONS.SEALED_SECRET)
+    for (var row : dsl.select(WEBHOOK_SUBSCRIPTIONS.ID, WEBHOOK_SUBSCRIPTIONS.SEALED_SECRET,
+            WEBHOOK_SUBSCRIPTIONS.SEALED_KAFKA_PASSWORD)
         .from(WEBHOOK_SUBSCRIPTIONS).orderBy(WEBHOOK_SUBSCRIPTIONS.ID).fetch()) {
       String boundTo = JooqWebhookSubscriptionStore.boundTo(row.value1());
       String secret = cipher.open(row.value2(), boundTo);
@@ -85,6 +86,17 @@ public final class BucketCredentialSealing {
             .set(WEBHOOK_SUBSCRIPTIONS.SEALED_SECRET, cipher.seal(secret, boundTo))
             .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(row.value1())).execute();
         resealed++;
+      }
+      // A Kafka target's password, when it has one, the same way.
+      if (row.value3() != null) {
+        String passwordBoundTo = JooqWebhookSubscriptionStore.passwordBoundTo(row.value1());
+        String password = cipher.open(row.value3(), passwordBoundTo);
+        if (!cipher.isSealedWithCurrentKey(row.value3())) {
+          dsl.update(WEBHOOK_SUBSCRIPTIONS)
+              .set(WEBHOOK_SUBSCRIPTIONS.SEALED_KAFKA_PASSWORD,
+                  cipher.seal(password, passwordBoundTo))
+              .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(row.value1())).execute();
+        }
       }
     }
     if (resealed > 0) {

@@ -7,6 +7,7 @@ import io.floe.adapters.persistence.jooq.schema.tables.records.WebhookDeliveries
 import io.floe.adapters.persistence.jooq.schema.tables.records.WebhookSubscriptionsRecord;
 import io.floe.application.model.DeliveryAttempt;
 import io.floe.application.model.FeedPosition;
+import io.floe.application.model.SubscriptionTarget;
 import io.floe.application.model.WebhookFilter;
 import io.floe.application.model.WebhookSubscription;
 import io.floe.application.port.out.WebhookSubscriptionStore;
@@ -22,8 +23,9 @@ import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 /**
- * Webhook subscriptions in {@code webhook_subscriptions}, their secrets sealed by the
- * {@link SecretCipher} for their row (as bucket credentials are), and their delivery logs in
+ * Subscriptions in {@code webhook_subscriptions}, to a URL or a Kafka topic, their secrets (and
+ * Kafka passwords) sealed by the {@link SecretCipher} for their row (as bucket credentials are),
+ * and their delivery logs in
  * {@code webhook_deliveries}, cut to the most recent {@link #LOG_SIZE} attempts as each is
  * written.
  */
@@ -37,13 +39,27 @@ public final class JooqWebhookSubscriptionStore implements WebhookSubscriptionSt
   }
 
   @Override
-  public WebhookSubscription create(UUID id, UUID orgId, UUID ownerId, URI url,
-      WebhookFilter filter, String secret, Instant createdAt) {
+  public WebhookSubscription create(UUID id, UUID orgId, UUID ownerId,
+      SubscriptionTarget target, WebhookFilter filter, String secret,
+      Optional<String> kafkaPassword, Instant createdAt) {
+    var kafka = target instanceof SubscriptionTarget.Kafka topic ? Optional.of(topic)
+        : Optional.<SubscriptionTarget.Kafka>empty();
     return toSubscription(dsl.insertInto(WEBHOOK_SUBSCRIPTIONS)
         .set(WEBHOOK_SUBSCRIPTIONS.ID, id)
         .set(WEBHOOK_SUBSCRIPTIONS.ORG_ID, orgId)
         .set(WEBHOOK_SUBSCRIPTIONS.OWNER_ID, ownerId)
-        .set(WEBHOOK_SUBSCRIPTIONS.URL, url.toString())
+        .set(WEBHOOK_SUBSCRIPTIONS.URL, target instanceof SubscriptionTarget.Webhook webhook
+            ? webhook.url().toString() : null)
+        .set(WEBHOOK_SUBSCRIPTIONS.KAFKA_BOOTSTRAP_SERVERS,
+            kafka.map(SubscriptionTarget.Kafka::bootstrapServers).orElse(null))
+        .set(WEBHOOK_SUBSCRIPTIONS.KAFKA_TOPIC, kafka.map(SubscriptionTarget.Kafka::topic)
+            .orElse(null))
+        .set(WEBHOOK_SUBSCRIPTIONS.KAFKA_TLS, kafka.map(SubscriptionTarget.Kafka::tls)
+            .orElse(false))
+        .set(WEBHOOK_SUBSCRIPTIONS.KAFKA_USERNAME, kafka.flatMap(SubscriptionTarget.Kafka::username)
+            .orElse(null))
+        .set(WEBHOOK_SUBSCRIPTIONS.SEALED_KAFKA_PASSWORD, kafkaPassword
+            .map(password -> cipher.seal(password, passwordBoundTo(id))).orElse(null))
         .set(WEBHOOK_SUBSCRIPTIONS.FILTER_NAMESPACE, filter.namespace().orElse(null))
         .set(WEBHOOK_SUBSCRIPTIONS.FILTER_TABLE, filter.table().orElse(null))
         .set(WEBHOOK_SUBSCRIPTIONS.FILTER_ACTIONS,
@@ -107,6 +123,14 @@ public final class JooqWebhookSubscriptionStore implements WebhookSubscriptionSt
         .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id)).fetchOptional(WEBHOOK_SUBSCRIPTIONS.SEALED_SECRET)
         .orElseThrow(() -> new IllegalStateException("no subscription " + id));
     return cipher.open(sealed, boundTo(id));
+  }
+
+  @Override
+  public Optional<String> kafkaPassword(UUID id) {
+    String sealed = dsl.select(WEBHOOK_SUBSCRIPTIONS.SEALED_KAFKA_PASSWORD)
+        .from(WEBHOOK_SUBSCRIPTIONS).where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
+        .fetchOne(WEBHOOK_SUBSCRIPTIONS.SEALED_KAFKA_PASSWORD);
+    return Optional.ofNullable(sealed).map(value -> cipher.open(value, passwordBoundTo(id)));
   }
 
   @Override
@@ -183,12 +207,25 @@ public final class JooqWebhookSubscriptionStore implements WebhookSubscriptionSt
     return "webhook subscription " + id;
   }
 
+  /** The associated data a subscription's Kafka password is sealed with. */
+  static String passwordBoundTo(UUID id) {
+    return "kafka password of subscription " + id;
+  }
+
+  private static SubscriptionTarget target(WebhookSubscriptionsRecord row) {
+    if (row.getUrl() != null) {
+      return new SubscriptionTarget.Webhook(URI.create(row.getUrl()));
+    }
+    return new SubscriptionTarget.Kafka(row.getKafkaBootstrapServers(), row.getKafkaTopic(),
+        row.getKafkaTls(), Optional.ofNullable(row.getKafkaUsername()));
+  }
+
   private static WebhookSubscription toSubscription(WebhookSubscriptionsRecord row) {
     WebhookFilter filter = new WebhookFilter(Optional.ofNullable(row.getFilterNamespace()),
         Optional.ofNullable(row.getFilterTable()),
         Set.copyOf(Arrays.asList(row.getFilterActions())));
     return new WebhookSubscription(row.getId(), row.getOrgId(), row.getOwnerId(),
-        URI.create(row.getUrl()), filter, Times.instant(row.getCreatedAt()),
+        target(row), filter, Times.instant(row.getCreatedAt()),
         new WebhookSubscription.State(new FeedPosition(row.getPositionTxid(),
             row.getPositionSequence(), Times.instant(row.getPositionRecordedAt())),
             row.getConsecutiveFailures(), Times.optional(row.getNextAttemptAt()),

@@ -8,6 +8,8 @@ import io.floe.application.model.DeliveryAttempt;
 import io.floe.application.model.FeedToken;
 import io.floe.application.model.Invalid;
 import io.floe.application.model.SubscriptionDetails;
+import io.floe.application.model.SubscriptionTarget;
+import io.floe.application.model.SubscriptionTargetRequest;
 import io.floe.application.model.WebhookFilter;
 import io.floe.application.model.WebhookSubscription;
 import io.floe.application.port.in.access.AuthenticateUseCase;
@@ -30,8 +32,9 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * Webhook subscriptions of an org: {@code POST /orgs/{org}/subscriptions} creates one (its
- * {@code secret} is in this answer only), {@code GET} lists those the caller manages,
+ * Subscriptions of an org, to a webhook {@code url} or a {@code kafka} topic:
+ * {@code POST /orgs/{org}/subscriptions} creates one (its {@code secret} is in this answer only;
+ * a Kafka password is in none), {@code GET} lists those the caller manages,
  * {@code GET .../{id}} shows one with its delivery log, {@code DELETE .../{id}} ends it and
  * {@code POST .../{id}/resume} resumes a paused one.
  */
@@ -40,15 +43,28 @@ public final class SubscriptionRoutes implements Consumer<RoutesConfig> {
   public static final String ONE = PATH + "/{id}";
   private static final int MAX_OPERATIONS = 64;
 
-  /** A subscription as the API shows it (never its secret). */
-  record SubscriptionBody(String id, String ownerId, String url, String namespace, String table,
+  /** A Kafka target as the API shows it (never its password). */
+  record KafkaBody(String bootstrapServers, String topic, boolean tls, String username) {
+    static KafkaBody of(SubscriptionTarget.Kafka kafka) {
+      return new KafkaBody(kafka.bootstrapServers(), kafka.topic(), kafka.tls(),
+          kafka.username().orElse(null));
+    }
+  }
+
+  /** A subscription as the API shows it (never its secret); {@code url} or {@code kafka}. */
+  record SubscriptionBody(String id, String ownerId, String url, KafkaBody kafka,
+      String namespace, String table,
       List<String> operations, Instant createdAt, String state, String pausedReason,
       Instant pausedAt, int consecutiveFailures, Instant nextAttemptAt, Instant lastDeliveredAt,
       String position) {
     static SubscriptionBody of(WebhookSubscription subscription) {
       WebhookSubscription.State state = subscription.state();
       return new SubscriptionBody(subscription.id().toString(),
-          subscription.ownerId().toString(), subscription.url().toString(),
+          subscription.ownerId().toString(),
+          subscription.target() instanceof SubscriptionTarget.Webhook webhook
+              ? webhook.url().toString() : null,
+          subscription.target() instanceof SubscriptionTarget.Kafka kafka ? KafkaBody.of(kafka)
+              : null,
           subscription.filter().namespace().orElse(null),
           subscription.filter().table().orElse(null),
           subscription.filter().actions().stream().sorted().toList(), subscription.createdAt(),
@@ -98,8 +114,7 @@ public final class SubscriptionRoutes implements Consumer<RoutesConfig> {
     routes.post(PATH, handle(r -> {
       var scope = r.scope();
       JsonFields body = new JsonFields(r.body(JsonNode.class));
-      String url = body.text("url").orElseThrow(() -> Invalid.because("url is required"));
-      CreatedSubscription created = create.create(scope, url, filter(body));
+      CreatedSubscription created = create.create(scope, target(body), filter(body));
       r.respond(201, new CreatedBody(SubscriptionBody.of(created.subscription()),
           created.secret()));
     }));
@@ -122,6 +137,28 @@ public final class SubscriptionRoutes implements Consumer<RoutesConfig> {
       var scope = r.scope();
       r.ok(SubscriptionBody.of(resume.resume(scope, id(r))));
     }));
+  }
+
+  /** The body's {@code url}, or its {@code kafka} object: one of the two. */
+  static SubscriptionTargetRequest target(JsonFields body) {
+    Optional<String> url = body.text("url");
+    JsonNode kafka = body.node("kafka");
+    boolean hasKafka = kafka != null && !kafka.isNull();
+    if (url.isPresent() == hasKafka) {
+      throw Invalid.because("a subscription needs a url or a kafka target, one of the two");
+    }
+    if (url.isPresent()) {
+      return new SubscriptionTargetRequest.Webhook(url.get());
+    }
+    if (!kafka.isObject()) {
+      throw Invalid.because("kafka must be a JSON object");
+    }
+    JsonFields fields = new JsonFields(kafka);
+    return new SubscriptionTargetRequest.Kafka(
+        fields.text("bootstrap_servers").orElseThrow(() -> Invalid.because(
+            "kafka.bootstrap_servers is required")),
+        fields.text("topic").orElseThrow(() -> Invalid.because("kafka.topic is required")),
+        fields.bool("tls").orElse(false), fields.text("username"), fields.text("password"));
   }
 
   static WebhookFilter filter(JsonFields body) {

@@ -2,25 +2,27 @@ package io.floe.application.port.out;
 
 import io.floe.application.model.DeliveryAttempt;
 import io.floe.application.model.FeedPosition;
+import io.floe.application.model.SubscriptionTarget;
 import io.floe.application.model.WebhookFilter;
 import io.floe.application.model.WebhookSubscription;
-import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Webhook subscriptions, where their delivery stands, and their delivery logs. Every backend
- * keeps these rules: a secret is never stored in plain text; a new subscription's position is
+ * Subscriptions (to a webhook URL or a Kafka topic), where their delivery stands, and their
+ * delivery logs. Every backend keeps these rules: a secret (the signing secret, a Kafka
+ * password) is never stored in plain text; a new subscription's position is
  * where the feed stands when it is created (it delivers what commits afterwards); each delivery
  * log keeps at most {@link #LOG_SIZE} attempts, the most recent.
  */
 public interface WebhookSubscriptionStore {
   int LOG_SIZE = 100;
 
-  WebhookSubscription create(UUID id, UUID orgId, UUID ownerId, URI url, WebhookFilter filter,
-      String secret, Instant createdAt);
+  /** {@code kafkaPassword} is the password of a Kafka target's SASL/PLAIN user, if it has one. */
+  WebhookSubscription create(UUID id, UUID orgId, UUID ownerId, SubscriptionTarget target,
+      WebhookFilter filter, String secret, Optional<String> kafkaPassword, Instant createdAt);
 
   Optional<WebhookSubscription> find(UUID orgId, UUID id);
 
@@ -39,6 +41,9 @@ public interface WebhookSubscriptionStore {
 
   /** The secret that signs the subscription's deliveries. */
   String secret(UUID id);
+
+  /** The password of the subscription's Kafka user; empty when it has none. */
+  Optional<String> kafkaPassword(UUID id);
 
   /**
    * The subscription moved on to {@code position}: every event up to it was acknowledged or is

@@ -21,6 +21,34 @@ public final class CloudEvents {
 
   private CloudEvents() {}
 
+  /**
+   * The key a Kafka record of the event has: the changed object, so that every event of one
+   * object lands in one partition, in order. A table or view is {@code <org>/<namespace>/<name>}
+   * ({@code my-org/sales/orders}), a namespace {@code <org>/<namespace>}; anything else
+   * {@code <org>/<kind>:<name>} ({@code my-org/principal:ada}). Namespace, table and view names
+   * hold no {@code /} and no {@code :}, so no two objects share a key (a table's name alone,
+   * {@code a.b.c}, would not say where its namespace ends). An event recorded before events
+   * named their namespace keys its table as {@code <org>/table:<namespace>.<name>}.
+   */
+  public static String key(String orgName, ChangeEvent event) {
+    AuditEntry entry = event.entry();
+    String kind = entry.targetKind();
+    String name = entry.targetName();
+    if ((kind.equals("table") || kind.equals("view"))
+        && entry.details().get("namespace") instanceof String namespace
+        && name.startsWith(namespace + ".")) {
+      return orgName + "/" + namespace + "/" + name.substring(namespace.length() + 1);
+    }
+    if (kind.equals("namespace")) {
+      return orgName + "/" + name;
+    }
+    return orgName + "/" + kind + ":" + name;
+  }
+
+  private static String subject(AuditEntry entry) {
+    return entry.targetKind() + "/" + entry.targetName();
+  }
+
   public static byte[] structured(String orgName, ChangeEvent event) {
     AuditEntry entry = event.entry();
     Map<String, Object> data = new LinkedHashMap<>();
@@ -40,7 +68,7 @@ public final class CloudEvents {
     cloudEvent.put("id", event.eventId().toString());
     cloudEvent.put("source", "/orgs/" + orgName);
     cloudEvent.put("type", "io.floe." + entry.action());
-    cloudEvent.put("subject", entry.targetKind() + "/" + entry.targetName());
+    cloudEvent.put("subject", subject(entry));
     cloudEvent.put("time", entry.recordedAt().toString());
     cloudEvent.put("datacontenttype", "application/json");
     cloudEvent.put("data", data);

@@ -5,6 +5,8 @@ import io.floe.application.model.AuditTarget;
 import io.floe.application.model.AuditedChange;
 import io.floe.application.model.CreatedSubscription;
 import io.floe.application.model.Invalid;
+import io.floe.application.model.SubscriptionTarget;
+import io.floe.application.model.SubscriptionTargetRequest;
 import io.floe.application.model.WebhookFilter;
 import io.floe.application.port.in.webhooks.CreateSubscriptionUseCase;
 import io.floe.application.port.out.IdGenerator;
@@ -15,16 +17,17 @@ import io.floe.application.security.OrgContext;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.domain.Action;
 import io.floe.domain.CatalogName;
-import java.net.URI;
+import java.util.Optional;
 import java.time.Clock;
 import java.util.UUID;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
- * Creates a subscription owned by the caller, with a new secret. Org admins may subscribe to
- * anything; any other member only to a namespace (or a table in it) it may read, since a
- * subscription is a standing read of that namespace. Either way a delivery carries only what the
+ * Creates a subscription owned by the caller, to a webhook URL or a Kafka topic, with a new
+ * secret that signs its deliveries (a Kafka record carries the same signature headers). Org
+ * admins may subscribe to anything; any other member only to a namespace (or a table in it) it
+ * may read, since a subscription is a standing read of that namespace. Either way a delivery carries only what the
  * owner may read when it is made. An org holds at most {@link #MAX_PER_ORG} subscriptions.
  */
 public final class CreateSubscriptionService implements CreateSubscriptionUseCase {
@@ -51,9 +54,12 @@ public final class CreateSubscriptionService implements CreateSubscriptionUseCas
   }
 
   @Override
-  public CreatedSubscription create(OrgContext context, String rawUrl, WebhookFilter filter) {
+  public CreatedSubscription create(OrgContext context, SubscriptionTargetRequest request,
+      WebhookFilter filter) {
     requireMayFollow(context, filter);
-    URI url = targets.parse(rawUrl);
+    SubscriptionTarget target = targets.parse(request);
+    Optional<String> kafkaPassword = request instanceof SubscriptionTargetRequest.Kafka kafka
+        ? kafka.password() : Optional.empty();
     if (store.count(context.org().id()) >= MAX_PER_ORG) {
       throw Invalid.because("the org has " + MAX_PER_ORG
           + " subscriptions already, the most it may have");
@@ -61,10 +67,11 @@ public final class CreateSubscriptionService implements CreateSubscriptionUseCas
     UUID id = ids.newId();
     String secret = WebhookSignature.secret(ids.randomBytes(WebhookSignature.KEY_BYTES));
     AuditedChange change = AuditedChange.of(AuditAction.SUBSCRIPTION_CREATE,
-        AuditTarget.Kind.SUBSCRIPTION, id).with("url", url.toString());
+        AuditTarget.Kind.SUBSCRIPTION, id).with(target instanceof SubscriptionTarget.Webhook
+            ? "url" : "kafka", target.describe());
     return new CreatedSubscription(publisher.publishResultOf(context, change,
-        () -> store.create(id, context.org().id(), context.caller().principal().id(), url,
-            filter, secret, clock.instant())), secret);
+        () -> store.create(id, context.org().id(), context.caller().principal().id(), target,
+            filter, secret, kafkaPassword, clock.instant())), secret);
   }
 
   private void requireMayFollow(OrgContext context, WebhookFilter filter) {

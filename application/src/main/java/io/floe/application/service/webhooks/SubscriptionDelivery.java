@@ -4,8 +4,10 @@ import io.floe.application.model.ChangeEvent;
 import io.floe.application.model.ChangeFilter;
 import io.floe.application.model.DeliveryAttempt;
 import io.floe.application.model.FeedPosition;
+import io.floe.application.model.SubscriptionTarget;
 import io.floe.application.model.WebhookSubscription;
 import io.floe.application.port.out.ChangeFeed;
+import io.floe.application.port.out.KafkaPublisher;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.port.out.WebhookMetrics;
@@ -21,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -34,6 +37,11 @@ import java.util.function.Predicate;
  * crash between the two making it twice, with the same id. Who may see an event is decided at
  * delivery, by {@link EventVisibility} for the owner as it is now: an event the owner may no
  * longer read is passed over, never sent.
+ *
+ * <p>A webhook target gets the event as an HTTP request and counts a {@code 2xx} as the
+ * acknowledgement; a Kafka target gets it as a record of its topic, keyed by the changed object
+ * ({@link CloudEvents#key}), acknowledged once the cluster has written it. Everything else is the
+ * same for both.
  *
  * <p>The caller holds the subscription's server-wide lock: one server delivers it at a time.
  */
@@ -49,6 +57,7 @@ public final class SubscriptionDelivery {
   private final PrincipalStore principals;
   private final WebhookTargets targets;
   private final WebhookSender sender;
+  private final KafkaPublisher kafka;
   private final WebhookMetrics metrics;
   private final RetryPolicy retries;
   private final Clock clock;
@@ -56,8 +65,8 @@ public final class SubscriptionDelivery {
 
   public SubscriptionDelivery(WebhookSubscriptionStore store, ChangeFeed feed,
       EventVisibility visibility, OrgStore orgs, PrincipalStore principals,
-      WebhookTargets targets, WebhookSender sender, WebhookMetrics metrics, RetryPolicy retries,
-      Clock clock, Duration retention) {
+      WebhookTargets targets, WebhookSender sender, KafkaPublisher kafka, WebhookMetrics metrics,
+      RetryPolicy retries, Clock clock, Duration retention) {
     this.store = store;
     this.feed = feed;
     this.visibility = visibility;
@@ -65,6 +74,7 @@ public final class SubscriptionDelivery {
     this.principals = principals;
     this.targets = targets;
     this.sender = sender;
+    this.kafka = kafka;
     this.metrics = metrics;
     this.retries = retries;
     this.clock = clock;
@@ -98,6 +108,7 @@ public final class SubscriptionDelivery {
     FeedPosition reached = position;
     FeedPosition saved = position;
     String secret = null;
+    Optional<String> password = Optional.empty();
     for (ChangeEvent event : pending) {
       if (!visible.test(event)) {
         reached = event.position(); // not the owner's to see now: passed over, never sent
@@ -105,9 +116,13 @@ public final class SubscriptionDelivery {
       }
       if (secret == null) {
         secret = store.secret(id);
+        if (subscription.target() instanceof SubscriptionTarget.Kafka) {
+          password = store.kafkaPassword(id);
+        }
       }
       int attempt = subscription.state().consecutiveFailures() + 1;
-      DeliveryAttempt result = send(subscription.url(), org.get(), secret, event, attempt);
+      DeliveryAttempt result = send(subscription, org.get(), secret, password, event,
+          attempt);
       if (Thread.currentThread().isInterrupted()) {
         return; // the server is stopping: this attempt counts for nothing, the next start retries
       }
@@ -135,10 +150,11 @@ public final class SubscriptionDelivery {
     reportLag(subscription, filter, reached, notBefore);
   }
 
-  private DeliveryAttempt send(URI url, Org org, String secret, ChangeEvent event,
-      int attempt) {
+  private DeliveryAttempt send(WebhookSubscription subscription, Org org, String secret,
+      Optional<String> password, ChangeEvent event, int attempt) {
     Instant at = clock.instant();
-    Optional<String> refused = targets.refusal(url);
+    SubscriptionTarget target = subscription.target();
+    Optional<String> refused = targets.refusal(target);
     if (refused.isPresent()) {
       return new DeliveryAttempt(event.eventId(), at, attempt, Optional.empty(), Duration.ZERO,
           refused, false);
@@ -152,6 +168,14 @@ public final class SubscriptionDelivery {
     headers.put("webhook-timestamp", Long.toString(timestamp));
     headers.put("webhook-signature", WebhookSignature.sign(secret, messageId, timestamp, body));
     long started = System.nanoTime();
+    if (target instanceof SubscriptionTarget.Kafka topic) {
+      Optional<String> failure = kafka.publish(topic, password,
+          CloudEvents.key(org.name().value(), event), kafkaHeaders(headers), body);
+      Duration latency = Duration.ofNanos(System.nanoTime() - started);
+      return new DeliveryAttempt(event.eventId(), at, attempt, Optional.empty(), latency,
+          failure, failure.isEmpty());
+    }
+    URI url = ((SubscriptionTarget.Webhook) target).url();
     WebhookSender.Response response = sender.post(url, headers, body);
     Duration latency = Duration.ofNanos(System.nanoTime() - started);
     boolean delivered = response.acknowledged();
@@ -159,6 +183,16 @@ public final class SubscriptionDelivery {
         .or(() -> response.status().map(status -> "the receiver answered " + status));
     return new DeliveryAttempt(event.eventId(), at, attempt, response.status(), latency, error,
         delivered);
+  }
+
+  /**
+   * The request's headers as record headers: the content type under the name the CloudEvents
+   * Kafka binding gives it ({@code content-type}), the signature headers as they are.
+   */
+  private static Map<String, String> kafkaHeaders(Map<String, String> headers) {
+    Map<String, String> record = new LinkedHashMap<>();
+    headers.forEach((name, value) -> record.put(name.toLowerCase(Locale.ROOT), value));
+    return record;
   }
 
   private void reportLag(WebhookSubscription subscription, ChangeFilter filter,
@@ -173,7 +207,7 @@ public final class SubscriptionDelivery {
   private static WebhookSubscription withNoFailures(WebhookSubscription subscription) {
     WebhookSubscription.State state = subscription.state();
     return new WebhookSubscription(subscription.id(), subscription.orgId(),
-        subscription.ownerId(), subscription.url(), subscription.filter(),
+        subscription.ownerId(), subscription.target(), subscription.filter(),
         subscription.createdAt(), new WebhookSubscription.State(state.position(), 0,
             Optional.empty(), state.pausedAt(), state.pausedReason(), state.lastDeliveredAt()));
   }

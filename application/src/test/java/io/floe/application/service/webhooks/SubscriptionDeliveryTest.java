@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.floe.application.model.AuditAction;
 import io.floe.application.model.DeliveryAttempt;
 import io.floe.application.model.FeedPosition;
+import io.floe.application.model.SubscriptionTarget;
 import io.floe.application.model.WebhookFilter;
 import io.floe.application.model.WebhookSubscription;
+import io.floe.application.port.out.KafkaPublisher;
 import io.floe.application.port.out.StorageNetwork;
 import io.floe.application.port.out.WebhookMetrics;
 import io.floe.application.port.out.WebhookSender;
@@ -42,7 +44,10 @@ import org.junit.jupiter.api.Test;
  * target the rule refuses is a failed attempt, not a request; an owner who left the org pauses it.
  */
 class SubscriptionDeliveryTest {
-  private static final URI URL = URI.create("https://hooks.example.com/floe");
+  private static final SubscriptionTarget URL =
+      new SubscriptionTarget.Webhook(URI.create("https://hooks.example.com/floe"));
+  private static final SubscriptionTarget.Kafka TOPIC = new SubscriptionTarget.Kafka(
+      "kafka.example.com:9092", "floe-events", true, Optional.of("floe"));
   private static final int PAUSE_AFTER = 3;
 
   private final Testbed bed = new Testbed();
@@ -52,6 +57,7 @@ class SubscriptionDeliveryTest {
   private final InMemoryWebhookSubscriptionStore store =
       new InMemoryWebhookSubscriptionStore(FeedPosition.START);
   private final RecordingSender sender = new RecordingSender();
+  private final RecordingPublisher kafka = new RecordingPublisher();
   private StorageNetwork.Reach reach = StorageNetwork.Reach.PUBLIC;
   private final SubscriptionDelivery delivery = new SubscriptionDelivery(store,
       bed.store.changeFeed(), new EventVisibility(bed.store.namespaces(), bed.policy()),
@@ -65,7 +71,7 @@ class SubscriptionDeliveryTest {
         public List<URI> credentialServers(BucketConfig bucket) {
           return List.of();
         }
-      }, false), sender, WebhookMetrics.NONE,
+      }, false), sender, kafka, WebhookMetrics.NONE,
       new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(3), PAUSE_AFTER), bed.clock,
       Duration.ofDays(7));
 
@@ -88,6 +94,26 @@ class SubscriptionDeliveryTest {
     }
   }
 
+  /** Fails each publication with the next error queued, acknowledges it when none is. */
+  private static final class RecordingPublisher implements KafkaPublisher {
+    final Deque<String> errors = new ArrayDeque<>();
+    final List<String> keys = new ArrayList<>();
+    final List<Map<String, String>> headers = new ArrayList<>();
+    final List<byte[]> values = new ArrayList<>();
+    final List<Optional<String>> passwords = new ArrayList<>();
+
+    @Override
+    public Optional<String> publish(SubscriptionTarget.Kafka target, Optional<String> password,
+        String key, Map<String, String> sentHeaders, byte[] value) {
+      assertThat(target).isEqualTo(TOPIC);
+      passwords.add(password);
+      keys.add(key);
+      headers.add(sentHeaders);
+      values.add(value);
+      return Optional.ofNullable(errors.poll());
+    }
+  }
+
   private void commit(Namespace namespace, String table) {
     publisher.publish(bed.admin, CatalogChanges.of(AuditAction.TABLE_COMMIT,
         CatalogObject.Kind.TABLE, TableIdentifier.of(namespace.name().value(), table)), () -> {});
@@ -95,7 +121,8 @@ class SubscriptionDeliveryTest {
 
   private WebhookSubscription subscribe(OrgContext owner) {
     return store.create(UUID.randomUUID(), bed.org.id(), owner.caller().principal().id(), URL,
-        WebhookFilter.ALL, WebhookSignature.secret(new byte[32]), bed.clock.instant());
+        WebhookFilter.ALL, WebhookSignature.secret(new byte[32]), Optional.empty(),
+        bed.clock.instant());
   }
 
   private WebhookSubscription.State state(WebhookSubscription subscription) {
@@ -199,7 +226,7 @@ class SubscriptionDeliveryTest {
   void anOwnerWhoIsNoLongerAMemberPausesTheSubscription() {
     WebhookSubscription subscription = store.create(UUID.randomUUID(), bed.org.id(),
         UUID.randomUUID(), URL, WebhookFilter.ALL, WebhookSignature.secret(new byte[32]),
-        bed.clock.instant());
+        Optional.empty(), bed.clock.instant());
     commit(sales, "orders");
 
     deliver(subscription);
@@ -207,5 +234,53 @@ class SubscriptionDeliveryTest {
     assertThat(sender.ids()).isEmpty();
     assertThat(state(subscription).pausedReason().orElseThrow())
         .contains("no longer a member");
+  }
+
+  @Test
+  void aKafkaTargetGetsEachEventKeyedByItsObjectSignedAndRetriedLikeAWebhook() {
+    WebhookSubscription subscription = store.create(UUID.randomUUID(), bed.org.id(),
+        bed.admin.caller().principal().id(), TOPIC, WebhookFilter.ALL,
+        WebhookSignature.secret(new byte[32]), Optional.of("pw"), bed.clock.instant());
+    commit(sales, "orders");
+    commit(hr, "people");
+    commit(sales, "orders");
+    kafka.errors.add("the Kafka cluster did not acknowledge");
+
+    deliver(subscription);
+    assertThat(kafka.keys).hasSize(1);
+    assertThat(state(subscription).consecutiveFailures()).isEqualTo(1);
+    DeliveryAttempt failed = store.deliveries(subscription.id(), 1).get(0);
+    assertThat(failed.error()).contains("the Kafka cluster did not acknowledge");
+    assertThat(failed.status()).isEmpty();
+
+    bed.clock.advance(Duration.ofSeconds(1));
+    deliver(subscription);
+    List<String> ids = eventIds();
+    assertThat(kafka.headers.subList(1, 4)).extracting(h -> h.get("webhook-id"))
+        .containsExactlyElementsOf(ids);
+    String org = bed.org.name().value();
+    assertThat(kafka.keys).containsExactly(org + "/sales/orders", org + "/sales/orders",
+        org + "/hr/people", org + "/sales/orders");
+    assertThat(kafka.passwords).containsOnly(Optional.of("pw"));
+    for (int i = 0; i < kafka.values.size(); i++) {
+      Map<String, String> sent = kafka.headers.get(i);
+      assertThat(sent.get("content-type")).isEqualTo(CloudEvents.CONTENT_TYPE);
+      assertThat(WebhookSignature.verify(store.secret(subscription.id()), sent.get("webhook-id"),
+          Long.parseLong(sent.get("webhook-timestamp")), kafka.values.get(i),
+          sent.get("webhook-signature"))).isTrue();
+    }
+    assertThat(sender.ids()).isEmpty();
+    assertThat(state(subscription).position().sequence()).isEqualTo(3);
+    assertThat(store.deliveries(subscription.id(), 10)).extracting(DeliveryAttempt::delivered)
+        .containsExactly(true, true, true, false);
+
+    // A bootstrap server the rule refuses is a failed attempt, nothing published.
+    commit(sales, "orders");
+    reach = StorageNetwork.Reach.PRIVATE;
+    deliver(subscription);
+    assertThat(kafka.keys).hasSize(4);
+    assertThat(store.deliveries(subscription.id(), 1).get(0).error().orElseThrow())
+        .contains("kafka bootstrap server kafka.example.com:9092",
+            "--allow-private-webhook-targets");
   }
 }

@@ -7,6 +7,8 @@ import io.floe.application.model.AuditEntry;
 import io.floe.application.model.CreatedSubscription;
 import io.floe.application.model.DeliveryAttempt;
 import io.floe.application.model.FeedPosition;
+import io.floe.application.model.SubscriptionTarget;
+import io.floe.application.model.SubscriptionTargetRequest;
 import io.floe.application.model.WebhookFilter;
 import io.floe.application.model.WebhookSubscription;
 import io.floe.application.port.out.StorageNetwork;
@@ -87,15 +89,15 @@ class SubscriptionServicesTest {
 
   @Test
   void aMemberSubscribesToANamespaceItReadsAndOwnsTheSubscriptionWithItsSecret() {
-    CreatedSubscription created = create.create(analyst, URL, namespace("sales"));
+    CreatedSubscription created = webhook(analyst, URL, namespace("sales"));
 
     WebhookSubscription subscription = created.subscription();
     assertThat(subscription.ownerId()).isEqualTo(analyst.caller().principal().id());
-    assertThat(subscription.url()).isEqualTo(URI.create(URL));
+    assertThat(subscription.target()).isEqualTo(new SubscriptionTarget.Webhook(URI.create(URL)));
     assertThat(subscription.filter()).isEqualTo(namespace("sales"));
     assertThat(subscription.createdAt()).isEqualTo(bed.clock.instant());
     assertThat(created.secret()).isNotBlank().isEqualTo(store.secret(subscription.id()));
-    assertThat(create.create(analyst, URL, namespace("sales")).secret())
+    assertThat(webhook(analyst, URL, namespace("sales")).secret())
         .isNotEqualTo(created.secret());
     assertThat(audit()).first().satisfies(entry -> {
       assertThat(entry.action()).isEqualTo("subscription.create");
@@ -111,20 +113,20 @@ class SubscriptionServicesTest {
     OrgContext tableReader = bed.member("table-reader", Role.MEMBER);
     bed.grant(tableReader.caller().principal().id(), hr, Optional.of(people), Action.READ);
 
-    assertThatThrownBy(() -> create.create(analyst, URL, WebhookFilter.ALL))
+    assertThatThrownBy(() -> webhook(analyst, URL, WebhookFilter.ALL))
         .isInstanceOf(ForbiddenException.class);
-    assertThatThrownBy(() -> create.create(analyst, URL, namespace("hr")))
+    assertThatThrownBy(() -> webhook(analyst, URL, namespace("hr")))
         .isInstanceOf(NotFoundException.class);
-    assertThatThrownBy(() -> create.create(analyst, URL, namespace("missing")))
+    assertThatThrownBy(() -> webhook(analyst, URL, namespace("missing")))
         .isInstanceOf(NotFoundException.class);
-    assertThatThrownBy(() -> create.create(tableReader, URL, namespace("hr")))
+    assertThatThrownBy(() -> webhook(tableReader, URL, namespace("hr")))
         .isInstanceOf(ForbiddenException.class);
     assertThat(store.list(bed.org.id())).isEmpty();
     assertThat(audit()).isEmpty();
 
-    assertThat(create.create(bed.admin, URL, WebhookFilter.ALL).subscription().filter())
+    assertThat(webhook(bed.admin, URL, WebhookFilter.ALL).subscription().filter())
         .isEqualTo(WebhookFilter.ALL);
-    assertThat(create.create(bed.admin, URL, namespace("hr")).subscription().ownerId())
+    assertThat(webhook(bed.admin, URL, namespace("hr")).subscription().ownerId())
         .isEqualTo(bed.admin.caller().principal().id());
   }
 
@@ -132,7 +134,7 @@ class SubscriptionServicesTest {
   void aUrlTheTargetRuleRefusesStoresNothing() {
     for (String refused : List.of("ftp://hooks.example.com/x", "https://user@hooks.example.com/",
         "http://127.0.0.1:8080/hook", "https://nowhere.invalid/hook", "not a url", "")) {
-      assertThatThrownBy(() -> create.create(bed.admin, refused, WebhookFilter.ALL))
+      assertThatThrownBy(() -> webhook(bed.admin, refused, WebhookFilter.ALL))
           .as(refused).isInstanceOf(UnprocessableEntityException.class);
     }
     assertThat(store.list(bed.org.id())).isEmpty();
@@ -142,19 +144,19 @@ class SubscriptionServicesTest {
   @Test
   void anOrgHoldsAtMostAHundredSubscriptions() {
     for (int i = 0; i < CreateSubscriptionService.MAX_PER_ORG; i++) {
-      create.create(bed.admin, URL + "/" + i, WebhookFilter.ALL);
+      webhook(bed.admin, URL + "/" + i, WebhookFilter.ALL);
     }
 
-    assertThatThrownBy(() -> create.create(bed.admin, URL, WebhookFilter.ALL))
+    assertThatThrownBy(() -> webhook(bed.admin, URL, WebhookFilter.ALL))
         .isInstanceOf(UnprocessableEntityException.class).hasMessageContaining("100");
     assertThat(store.count(bed.org.id())).isEqualTo(CreateSubscriptionService.MAX_PER_ORG);
   }
 
   @Test
   void theOwnerAndAdminsSeeASubscriptionAndForAnyoneElseItDoesNotExist() {
-    WebhookSubscription mine = create.create(analyst, URL, namespace("sales")).subscription();
-    WebhookSubscription theirs = create.create(other, URL, namespace("sales")).subscription();
-    WebhookSubscription admins = create.create(bed.admin, URL, WebhookFilter.ALL).subscription();
+    WebhookSubscription mine = webhook(analyst, URL, namespace("sales")).subscription();
+    WebhookSubscription theirs = webhook(other, URL, namespace("sales")).subscription();
+    WebhookSubscription admins = webhook(bed.admin, URL, WebhookFilter.ALL).subscription();
 
     assertThat(list.list(analyst)).extracting(WebhookSubscription::id)
         .containsExactly(mine.id());
@@ -176,7 +178,7 @@ class SubscriptionServicesTest {
 
   @Test
   void theDeliveryLogComesWithTheSubscriptionNewestFirst() {
-    WebhookSubscription mine = create.create(analyst, URL, namespace("sales")).subscription();
+    WebhookSubscription mine = webhook(analyst, URL, namespace("sales")).subscription();
     UUID firstEvent = UUID.randomUUID();
     UUID secondEvent = UUID.randomUUID();
     store.failed(mine.id(), 1, bed.clock.instant().plusSeconds(1),
@@ -191,7 +193,7 @@ class SubscriptionServicesTest {
 
   @Test
   void aPausedSubscriptionResumesAtOnceWithItsFailuresForgottenAndTheResumeIsAudited() {
-    WebhookSubscription mine = create.create(analyst, URL, namespace("sales")).subscription();
+    WebhookSubscription mine = webhook(analyst, URL, namespace("sales")).subscription();
     store.failed(mine.id(), 10, bed.clock.instant().plus(Duration.ofHours(1)),
         Optional.of("target answered 500 ten times"), attempt(UUID.randomUUID(), 500));
     assertThat(get.get(analyst, mine.id()).subscription().state().paused()).isTrue();
@@ -210,8 +212,8 @@ class SubscriptionServicesTest {
 
   @Test
   void theOwnerOrAnAdminDeletesASubscriptionAndItIsGoneForEveryone() {
-    WebhookSubscription mine = create.create(analyst, URL, namespace("sales")).subscription();
-    WebhookSubscription theirs = create.create(other, URL, namespace("sales")).subscription();
+    WebhookSubscription mine = webhook(analyst, URL, namespace("sales")).subscription();
+    WebhookSubscription theirs = webhook(other, URL, namespace("sales")).subscription();
 
     delete.delete(analyst, mine.id());
     delete.delete(bed.admin, theirs.id());
@@ -229,5 +231,10 @@ class SubscriptionServicesTest {
   private DeliveryAttempt attempt(UUID eventId, int status) {
     return new DeliveryAttempt(eventId, bed.clock.instant(), 1, Optional.of(status),
         Duration.ofMillis(20), Optional.of("HTTP " + status), false);
+  }
+
+  /** A subscription to a webhook URL, created through the use case. */
+  private CreatedSubscription webhook(OrgContext who, String url, WebhookFilter filter) {
+    return create.create(who, new SubscriptionTargetRequest.Webhook(url), filter);
   }
 }

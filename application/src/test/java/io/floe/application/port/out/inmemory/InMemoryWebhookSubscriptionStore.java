@@ -2,10 +2,10 @@ package io.floe.application.port.out.inmemory;
 
 import io.floe.application.model.DeliveryAttempt;
 import io.floe.application.model.FeedPosition;
+import io.floe.application.model.SubscriptionTarget;
 import io.floe.application.model.WebhookFilter;
 import io.floe.application.model.WebhookSubscription;
 import io.floe.application.port.out.WebhookSubscriptionStore;
-import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,6 +21,7 @@ import java.util.UUID;
 public final class InMemoryWebhookSubscriptionStore implements WebhookSubscriptionStore {
   private final Map<UUID, WebhookSubscription> subscriptions = new LinkedHashMap<>();
   private final Map<UUID, String> secrets = new LinkedHashMap<>();
+  private final Map<UUID, String> kafkaPasswords = new LinkedHashMap<>();
   private final Map<UUID, List<DeliveryAttempt>> logs = new LinkedHashMap<>();
   private final FeedPosition start;
 
@@ -30,13 +31,15 @@ public final class InMemoryWebhookSubscriptionStore implements WebhookSubscripti
   }
 
   @Override
-  public synchronized WebhookSubscription create(UUID id, UUID orgId, UUID ownerId, URI url,
-      WebhookFilter filter, String secret, Instant createdAt) {
-    WebhookSubscription created = new WebhookSubscription(id, orgId, ownerId, url, filter,
+  public synchronized WebhookSubscription create(UUID id, UUID orgId, UUID ownerId,
+      SubscriptionTarget target, WebhookFilter filter, String secret,
+      Optional<String> kafkaPassword, Instant createdAt) {
+    WebhookSubscription created = new WebhookSubscription(id, orgId, ownerId, target, filter,
         createdAt, new WebhookSubscription.State(start, 0, Optional.empty(), Optional.empty(),
             Optional.empty(), Optional.empty()));
     subscriptions.put(id, created);
     secrets.put(id, secret);
+    kafkaPassword.ifPresent(password -> kafkaPasswords.put(id, password));
     logs.put(id, new ArrayList<>());
     return created;
   }
@@ -80,6 +83,11 @@ public final class InMemoryWebhookSubscriptionStore implements WebhookSubscripti
     return subscriptions.values().stream().filter(s -> !s.state().paused())
         .filter(s -> s.state().nextAttemptAt().map(at -> !at.isAfter(now)).orElse(true))
         .toList();
+  }
+
+  @Override
+  public synchronized Optional<String> kafkaPassword(UUID id) {
+    return Optional.ofNullable(kafkaPasswords.get(id));
   }
 
   @Override
@@ -140,7 +148,7 @@ public final class InMemoryWebhookSubscriptionStore implements WebhookSubscripti
 
   private void update(UUID id, WebhookSubscription.State state) {
     WebhookSubscription s = subscriptions.get(id);
-    subscriptions.put(id, new WebhookSubscription(s.id(), s.orgId(), s.ownerId(), s.url(),
+    subscriptions.put(id, new WebhookSubscription(s.id(), s.orgId(), s.ownerId(), s.target(),
         s.filter(), s.createdAt(), state));
   }
 
