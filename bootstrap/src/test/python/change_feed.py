@@ -46,15 +46,24 @@ def verify(secret: str, headers, body: bytes) -> bool:
 
 class Receiver:
     """A webhook receiver on a free loopback port that acknowledges (204) and keeps every POST:
-    `received` holds (headers with lower-case names, body) in the order they came."""
+    `received` holds (headers with lower-case names, body) in the order they came. While
+    `failing`, it answers 503 and keeps nothing (`refused` counts those)."""
 
     def __init__(self):
         self.received = []
+        self.refused = 0
+        self.failing = False
         received = self.received
+        receiver = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers["Content-Length"]))
+                if receiver.failing:  # a receiver that is down: nothing is kept
+                    receiver.refused += 1
+                    self.send_response(503)
+                    self.end_headers()
+                    return
                 received.append(({k.lower(): v for k, v in self.headers.items()}, body))
                 self.send_response(204)
                 self.end_headers()
