@@ -12,6 +12,7 @@ import time
 import urllib.request
 
 import trino
+import trino.exceptions
 
 VERSION = "476"
 HOME = pathlib.Path(os.environ.get(
@@ -86,12 +87,22 @@ class Trino:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/v1/info",
                                             timeout=2) as response:
-                    if b'"starting":false' in response.read():
+                    if b'"starting":false' in response.read() and self._runs_queries():
                         return
             except OSError:
                 pass
             time.sleep(1)
         raise RuntimeError(f"Trino did not start:\n{self.log.read_text()[-5000:]}")
+
+    def _runs_queries(self) -> bool:
+        """Whether a query runs: a coordinator that has finished starting may not yet have
+        announced itself as a node to run queries on (NO_NODES_AVAILABLE)."""
+        try:
+            return self.query("SELECT 1", catalog="system") == [[1]]
+        except trino.exceptions.TrinoQueryError as e:
+            if e.error_name == "NO_NODES_AVAILABLE":
+                return False
+            raise
 
     def query(self, sql: str, catalog: str = "floe") -> list[list]:
         connection = trino.dbapi.connect(host="127.0.0.1", port=self.port, user="floe-test",
