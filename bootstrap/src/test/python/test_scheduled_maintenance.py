@@ -11,6 +11,7 @@ import requests
 
 import readme
 from conftest import serve
+from maintenance_api import api, jobs, rows
 from test_command_line import floe_cli
 
 NAMESPACE = "scheduled"
@@ -21,23 +22,6 @@ APPENDS = 200
 def ticking(tmp_path_factory):
     with serve(tmp_path_factory.mktemp("floe-scheduled"), "--maintenance-interval", "1s") as floe:
         yield floe
-
-
-def api(floe, method, path, body=None):
-    response = requests.request(method, f"http://127.0.0.1:{floe.port}{path}", json=body,
-                                headers={"Authorization": f"Bearer {floe.token}"}, timeout=60)
-    return response.status_code, response.json() if response.content else None
-
-
-def jobs(floe, table):
-    status, body = api(floe, "GET", f"/orgs/{floe.warehouse}/iceberg/namespaces/{NAMESPACE}"
-                       f"/tables/{table}/maintenance/jobs")
-    assert status == 200, body
-    return body["jobs"]
-
-
-def rows(table):
-    return sorted(tuple(row.values()) for row in table.scan().to_arrow().to_pylist())
 
 
 def test_a_namespace_policy_compacts_and_expires_200_appends_by_itself(ticking):
@@ -56,7 +40,7 @@ def test_a_namespace_policy_compacts_and_expires_200_appends_by_itself(ticking):
     duck = readme.duckdb_attached(ticking)
     query = f'SELECT id, name FROM floe."{NAMESPACE}".appended'
     assert sorted(duck.execute(query).fetchall()) == before
-    assert jobs(ticking, "appended") == [], "no policy, no job"
+    assert jobs(ticking, NAMESPACE, "appended") == [], "no policy, no job"
 
     status, body = api(ticking, "PUT", f"/orgs/{ticking.warehouse}/iceberg/namespaces/"
                        f"{NAMESPACE}/maintenance-policy",
@@ -66,11 +50,11 @@ def test_a_namespace_policy_compacts_and_expires_200_appends_by_itself(ticking):
 
     # The scheduler's own loop does the work; wait for it, at most two minutes.
     deadline = time.monotonic() + 120
-    while not any(job["state"] == "succeeded" for job in jobs(ticking, "appended")):
-        assert time.monotonic() < deadline, jobs(ticking, "appended")
+    while not any(job["state"] == "succeeded" for job in jobs(ticking, NAMESPACE, "appended")):
+        assert time.monotonic() < deadline, jobs(ticking, NAMESPACE, "appended")
         time.sleep(0.5)
 
-    job = jobs(ticking, "appended")[0]
+    job = jobs(ticking, NAMESPACE, "appended")[0]
     assert job["steps"] == ["compact", "expire_snapshots"], job
     assert "200 data files" in job["reason"], job
     assert "compaction done (200 files into 1)" in job["outcome"], job

@@ -11,10 +11,10 @@ import time
 
 import pyarrow as pa
 import pytest
-import requests
 
 import readme
 from conftest import serve
+from maintenance_api import api, jobs, rows
 from test_spark import TEST_RUNTIME
 
 NAMESPACE = "spark_maintained"
@@ -49,23 +49,6 @@ def floe_with_spark(tmp_path_factory):
         options += ["--spark-conf", f"{key}={TEST_RUNTIME[key]}"]
     with serve(tmp_path_factory.mktemp("floe-spark-maintenance"), *options) as floe:
         yield floe
-
-
-def api(floe, method, path, body=None):
-    response = requests.request(method, f"http://127.0.0.1:{floe.port}{path}", json=body,
-                                headers={"Authorization": f"Bearer {floe.token}"}, timeout=60)
-    return response.status_code, response.json() if response.content else None
-
-
-def jobs(floe, table):
-    status, body = api(floe, "GET", f"/orgs/{floe.warehouse}/iceberg/namespaces/{NAMESPACE}"
-                       f"/tables/{table}/maintenance/jobs")
-    assert status == 200, body
-    return body["jobs"]
-
-
-def rows(table):
-    return sorted(tuple(row.values()) for row in table.scan().to_arrow().to_pylist())
 
 
 def spark_rows(floe, table):
@@ -116,11 +99,11 @@ def test_a_policy_with_executor_spark_is_run_by_a_spark_job(floe_with_spark):
     # Spark starts once for the job; wait for it, at most five minutes.
     deadline = time.monotonic() + 300
     while not any(job["state"] in ("succeeded", "failed") or job["last_error"]
-                  for job in jobs(floe, "appended")):
-        assert time.monotonic() < deadline, jobs(floe, "appended")
+                  for job in jobs(floe, NAMESPACE, "appended")):
+        assert time.monotonic() < deadline, jobs(floe, NAMESPACE, "appended")
         time.sleep(1)
 
-    job = jobs(floe, "appended")[0]
+    job = jobs(floe, NAMESPACE, "appended")[0]
     assert job["state"] == "succeeded", job
     assert job["executor"] == "spark", job
     assert job["steps"] == ["compact", "expire_snapshots"], job
