@@ -389,7 +389,10 @@ public final class MaintenanceScheduler implements AutoCloseable {
     if (report.expiry() != null) {
       parts.add("expiry " + report.expiry().outcome() + " ("
           + report.expiry().expiredSnapshotIds().size() + " expired, "
-          + report.expiry().remainingSnapshots() + " remain)");
+          + report.expiry().remainingSnapshots() + " remain"
+          + (report.expiry().refusedFiles().isEmpty() ? "" : ", "
+              + report.expiry().refusedFiles().size() + " files outside the table not deleted")
+          + ")");
     }
     if (report.manifests() != null) {
       parts.add("manifests " + report.manifests().outcome() + " ("
