@@ -80,14 +80,16 @@ def _cross_the_boundary(floe, admin, namespace: str, foreign: list[str], exists)
     a.append(pa.table({"id": [10, 11], "name": ["a-10", "a-11"]}, schema=SCHEMA))
     a = writer.load_table(f"{namespace}.open")
     own = set(a.inspect.files().column("file_path").to_pylist())
-    planted = [(path, size) for path, size in foreign]
-    tx = a.transaction()
-    with tx.update_snapshot().fast_append() as append:
-        append.append_data_file(_entry(b_file["file_path"], b_file["file_size_in_bytes"]))
-        for path, size in planted:
-            append.append_data_file(_entry(path, size))
-    tx.commit_transaction()
-    assert exists(b_file["file_path"])
+    planted = list(foreign)
+
+    def commit_entries(entries):
+        tx = writer.load_table(f"{namespace}.open").transaction()
+        with tx.update_snapshot().fast_append() as append:
+            for path, size in entries:
+                append.append_data_file(_entry(path, size))
+        tx.commit_transaction()
+
+    commit_entries([(b_file["file_path"], b_file["file_size_in_bytes"])])
 
     # (a) The preview reads nothing outside A: no row of B, and a note saying why.
     page = _preview_page(floe, namespace, "open")
@@ -99,12 +101,20 @@ def _cross_the_boundary(floe, admin, namespace: str, foreign: list[str], exists)
                                 {"compact": {"min_input_files": 2}})
     assert 400 <= status < 500, refused
     assert "outside the table's location" in refused["detail"], refused
-    foreign_paths = [b_file["file_path"], *(path for path, _ in planted)]
-    assert any(path in refused["detail"] for path in foreign_paths), refused
+    assert b_file["file_path"] in refused["detail"], refused
     a = admin.load_table(f"{namespace}.open")
     assert len(a.snapshots()) == 2, "nothing was committed"
-    assert set(a.inspect.files().column("file_path").to_pylist()) == own | set(foreign_paths), \
-        "no file holding B's rows was written into A"
+    assert set(a.inspect.files().column("file_path").to_pylist()) == own | {
+        b_file["file_path"]}, "no file holding B's rows was written into A"
+
+    # Files outside every table: refused alike, by the preview and by compaction.
+    commit_entries(planted)
+    assert SECRET not in _preview_page(floe, namespace, "open")
+    status, refused = _maintain(floe, namespace, "open", {"compact": {"min_input_files": 2}})
+    assert 400 <= status < 500 and "outside the table's location" in refused["detail"], refused
+    assert exists(b_file["file_path"])
+    for path, _ in planted:
+        assert exists(path), path
 
     # (c) In-process expiry: the entries are dropped and every old snapshot expired; the files
     # outside A stay, and the run names them.
