@@ -11,6 +11,7 @@ import io.floe.application.model.TableMaintenance;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase.Compaction;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase.Expiry;
+import io.floe.application.port.in.maintenance.MaintainTableUseCase.OrphanRemoval;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase.Steps;
 import io.floe.application.port.out.MaintenanceEvents;
 import io.floe.application.port.out.MaintenancePolicyStore;
@@ -39,6 +40,8 @@ import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestWriter;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotParser;
 import org.apache.iceberg.Table;
@@ -291,5 +294,26 @@ class TableMaintenanceServiceTest {
     assertThat(read).doesNotContain(foreign);
     assertThat(failed.get()).isEqualTo(1);
     assertThat(bed.pointer(sales, orders)).isEqualTo(pointer);
+  }
+
+  @Test
+  void orphanRemovalThatMeetsAnotherTablesManifestFailsAndDeletesNothing() throws IOException {
+    String customers = bed.current(sales, bed.table(sales, "customers")).location();
+    String planted = customers + "/metadata/planted-m0.avro";
+    Table table = ordersAsWriter();
+    ManifestWriter<DataFile> manifest = ManifestFiles.write(2, table.spec(),
+        bed.metadataIo.fileIo(bed.bucket).newOutputFile(planted), null);
+    try (manifest) {
+      manifest.add(entry(table, table.location() + "/data/own.parquet"));
+    }
+    table.newFastAppend().appendManifest(manifest.toManifestFile()).commit();
+    bed.clock.set(Instant.now().plus(Duration.ofDays(30)));
+
+    assertThatThrownBy(() -> maintenance.maintain(writer, ordersId, new Steps(Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.of(new OrphanRemoval(Duration.ofDays(1))),
+        false))).isInstanceOfSatisfying(ForeignTableFileException.class,
+            refused -> assertThat(refused.location()).isEqualTo(planted));
+    assertThat(bed.metadataIo.exists(planted)).isTrue();
+    assertThat(failed.get()).isEqualTo(1);
   }
 }
