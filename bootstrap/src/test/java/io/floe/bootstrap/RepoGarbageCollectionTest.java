@@ -30,6 +30,8 @@ import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestWriter;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -203,6 +205,33 @@ class RepoGarbageCollectionTest {
         .contains("Deleted ", relative(abandoned));
     assertThat(Path.of(URI.create(abandoned))).doesNotExist();
     assertThat(Path.of(URI.create(pinned))).exists();
+  }
+
+  @Test
+  void aVersionWhoseManifestListNamesAnotherTablesManifestFailsTheCollection()
+      throws IOException {
+    // A writer of granules commits a manifest it placed in another table's directory.
+    Table stations = catalog.createTable(TableIdentifier.of("weather", "stations"), SCHEMA);
+    String planted = stations.location() + "/metadata/planted-m0.avro";
+    ManifestWriter<DataFile> writer = ManifestFiles.write(2, PartitionSpec.unpartitioned(),
+        stations.io().newOutputFile(planted), null);
+    try (writer) {
+      writer.add(DataFiles.builder(PartitionSpec.unpartitioned()).withPath(kept)
+          .withFileSizeInBytes(1).withRecordCount(1).build());
+    }
+    catalog.loadTable(GRANULES).newFastAppend().appendManifest(writer.toManifestFile()).commit();
+    age(Duration.ofHours(2));
+    Set<Path> before = files();
+
+    ManagementApi.Reply refused = api.post(repos() + "/weather/gc",
+        Map.of("dry_run", false, "grace_seconds", 3600));
+
+    assertThat(refused.status()).as(String.valueOf(refused.body())).isEqualTo(403);
+    // Named as the manifest list spells it (Hadoop's file:/ for a local file).
+    assertThat(refused.body().get("detail").asText())
+        .contains(planted.substring(planted.indexOf("/tables/")))
+        .contains("outside the table's location");
+    assertThat(files()).isEqualTo(before);
   }
 
   private JsonNode gc(boolean dryRun, long graceSeconds) {

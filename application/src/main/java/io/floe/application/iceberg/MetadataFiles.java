@@ -78,6 +78,15 @@ public final class MetadataFiles {
     return io.fileIo(bucket);
   }
 
+  /**
+   * The FileIO of a bucket confined to one table ({@link TableScopedFileIO}): what the server
+   * reads, writes or deletes on the table's behalf goes through it, so that no manifest can make
+   * it touch a file outside {@code rootUri}.
+   */
+  public TableScopedFileIO tableIo(BucketConfig bucket, String rootUri) {
+    return TableScopedFileIO.confine(io.fileIo(bucket), TableBoundary.of(bucket, rootUri));
+  }
+
   public TableMetadata readTable(BucketConfig bucket, String location) {
     return tables.get(location, loc -> parse(bucket, loc, TableMetadataParser::fromJson));
   }

@@ -21,11 +21,16 @@ public record TableMaintenance(String table, boolean dryRun, Compaction compacti
   public record Compaction(String outcome, int groups, int inputFiles, long inputBytes,
       int outputFiles, int skippedWithDeletes, int skippedOtherFormat, String detail) {}
 
-  /** Snapshot expiry: the snapshots removed (would be removed) and how many remain. */
+  /**
+   * Snapshot expiry: the snapshots removed (would be removed) and how many remain; and the files
+   * only expired snapshots referenced that were not deleted because they lie outside the table
+   * ({@code refusedFiles}: the table's metadata named another table's file, or none's).
+   */
   public record Expiry(String outcome, Instant olderThan, int retainLast,
-      List<Long> expiredSnapshotIds, int remainingSnapshots) {
+      List<Long> expiredSnapshotIds, int remainingSnapshots, List<String> refusedFiles) {
     public Expiry {
       expiredSnapshotIds = List.copyOf(expiredSnapshotIds);
+      refusedFiles = List.copyOf(refusedFiles);
     }
   }
 

@@ -109,6 +109,9 @@ final class TableMaintainCommand extends OrgSubcommand {
       out.printf("expire: %s, %sexpire %d snapshots older than %s, %d remain%n",
           expiry.path("outcome").asText(), verb, expiry.path("expired_snapshot_ids").size(),
           expiry.path("older_than").asText(), expiry.path("remaining_snapshots").asInt());
+      for (JsonNode refused : expiry.path("refused_files")) {
+        out.println("  not deleted, outside the table: " + refused.asText());
+      }
     }
     JsonNode manifests = report.path("manifests");
     if (!manifests.isMissingNode() && !manifests.isNull()) {

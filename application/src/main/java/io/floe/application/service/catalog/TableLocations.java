@@ -1,12 +1,12 @@
 package io.floe.application.service.catalog;
 
+import io.floe.application.iceberg.TableBoundary;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.CanonicalLocation;
 import io.floe.domain.NonCanonicalLocationException;
 import io.floe.domain.StoragePath;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.iceberg.PartitionStatisticsFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StatisticsFile;
@@ -24,7 +24,9 @@ import org.apache.iceberg.view.ViewMetadata;
  * <p>Every location is first parsed into its {@link CanonicalLocation}: one that is not already
  * canonical (percent-encoded, with '.' or '..' segments, '//', '\', '?', '#', ';', look-alike
  * Unicode, ...) is a 400 naming the field, so that what is compared here is exactly what the
- * storage layer will open. A canonical location outside the table is a 403.
+ * storage layer will open. A canonical location outside the table is a 403. Which locations lie
+ * within a table is decided by {@link TableBoundary}, which also confines every file the server
+ * opens for the table later ({@code TableScopedFileIO}).
  */
 public final class TableLocations {
   /** Table properties that steer where engines write files. */
@@ -79,10 +81,8 @@ public final class TableLocations {
    */
   public static void requireWithin(BucketConfig bucket, String rootUri, String what,
       String location) {
-    StoragePath root = bucket.pathOf(rootUri).orElseThrow(
-        () -> new IllegalStateException("table root is not in its bucket: " + rootUri));
-    Optional<StoragePath> path = bucket.pathOf(canonical(what, location));
-    if (path.isEmpty() || !path.get().isWithin(root)) {
+    canonical(what, location);
+    if (!TableBoundary.contains(bucket, rootUri, location)) {
       throw new ForbiddenException("The table's %s '%s' lies outside the table's storage prefix "
           + "'%s'; Floe does not let a table write outside its own prefix", what, location,
           rootUri);

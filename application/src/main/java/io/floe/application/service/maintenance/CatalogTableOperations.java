@@ -44,7 +44,8 @@ final class CatalogTableOperations implements TableOperations {
     this.locator = locator;
     this.files = files;
     this.commits = commits;
-    this.io = files.io(table.bucket());
+    // Everything iceberg-core's actions read, write or delete for the table stays inside it.
+    this.io = files.tableIo(table.bucket(), table.rootUri());
     this.current = files.readTable(table.bucket(), table.metadataLocation());
   }
 

@@ -1,5 +1,6 @@
 package io.floe.application.service.maintenance;
 
+import io.floe.application.iceberg.ForeignTableFileException;
 import io.floe.application.model.ChangeEvent;
 import io.floe.application.model.ChangeFilter;
 import io.floe.application.model.FeedPosition;
@@ -347,7 +348,8 @@ public final class MaintenanceScheduler implements AutoCloseable {
     if (error.length() > MAX_ERROR) {
       error = error.substring(0, MAX_ERROR);
     }
-    if (job.attempts() >= MAX_ATTEMPTS) {
+    // A table whose metadata names a file outside it fails the same way every time: no retry.
+    if (job.attempts() >= MAX_ATTEMPTS || ForeignTableFileException.in(failure).isPresent()) {
       LOG.warn("maintenance job {} of {}.{} failed for the last time", job.id(), job.namespace(),
           job.name(), failure);
       return end(job, State.FAILED, error, MaintenanceTable.Observed.NOTHING);
@@ -389,7 +391,10 @@ public final class MaintenanceScheduler implements AutoCloseable {
     if (report.expiry() != null) {
       parts.add("expiry " + report.expiry().outcome() + " ("
           + report.expiry().expiredSnapshotIds().size() + " expired, "
-          + report.expiry().remainingSnapshots() + " remain)");
+          + report.expiry().remainingSnapshots() + " remain"
+          + (report.expiry().refusedFiles().isEmpty() ? "" : ", "
+              + report.expiry().refusedFiles().size() + " files outside the table not deleted")
+          + ")");
     }
     if (report.manifests() != null) {
       parts.add("manifests " + report.manifests().outcome() + " ("

@@ -1,5 +1,6 @@
 package io.floe.application.service.maintenance;
 
+import io.floe.application.iceberg.ForeignTableFileException;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.iceberg.ReachableTableFiles;
 import io.floe.application.model.TableMaintenance;
@@ -26,7 +27,9 @@ import java.util.Set;
  * table's directory, through the bucket's storage), then sweep what is unreferenced and was last
  * written before the grace period began. The grace period is measured from the start, so a file
  * a writer stores while this runs, or is about to commit, is always young. Nothing outside the
- * table's directory is listed, so nothing outside it can be deleted.
+ * table's directory is listed, so nothing outside it can be deleted; and the metadata is read
+ * through the table's confined FileIO, so a manifest or manifest list outside the table fails the
+ * run ({@code ForeignTableFileException}) before anything is removed.
  */
 final class OrphanFileRemoval {
   /** The most objects one run looks at; a larger table is judged a part at a time. */
@@ -46,8 +49,11 @@ final class OrphanFileRemoval {
     Instant olderThan = clock.instant().minus(settings.grace());
     Set<String> referenced;
     try {
-      referenced = ReachableTableFiles.of(metadataFiles.io(table.bucket()),
+      referenced = ReachableTableFiles.of(metadataFiles.tableIo(table.bucket(), table.rootUri()),
           metadataFiles.limits(), List.of(table.metadataLocation()));
+    } catch (ForeignTableFileException outside) {
+      // The metadata reaches into another table: the walk read nothing there, and removes nothing.
+      throw outside;
     } catch (RuntimeException e) {
       throw new StorageException("Cannot read a file the table's metadata references, so no "
           + "orphan was removed: " + e.getMessage(), e);

@@ -104,7 +104,7 @@ public final class TableMaintenanceService implements MaintainTableUseCase {
     TableMaintenance.Compaction compacted = steps.compact()
         .map(settings -> compaction.run(table, settings, dryRun)).orElse(null);
     TableMaintenance.Expiry expired = steps.expire()
-        .map(settings -> expiry.run(table, resolved, settings, dryRun)).orElse(null);
+        .map(settings -> expiry.run(table, settings, dryRun)).orElse(null);
     TableMaintenance.Manifests rewritten = steps.rewriteManifests()
         .map(settings -> manifests.run(table, settings, dryRun)).orElse(null);
     TableMaintenance.Orphans removed = steps.removeOrphans()
@@ -129,6 +129,9 @@ public final class TableMaintenanceService implements MaintainTableUseCase {
     }
     if (expired != null) {
       change = change.with("expired_snapshots", expired.expiredSnapshotIds().size());
+      if (!expired.refusedFiles().isEmpty()) {
+        change = change.with("refused_foreign_files", expired.refusedFiles().size());
+      }
     }
     if (rewritten != null) {
       change = change.with("manifests_before", rewritten.manifestsBefore())

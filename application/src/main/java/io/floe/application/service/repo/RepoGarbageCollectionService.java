@@ -1,5 +1,6 @@
 package io.floe.application.service.repo;
 
+import io.floe.application.iceberg.ForeignTableFileException;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.iceberg.ReachableTableFiles;
 import io.floe.application.model.AuditAction;
@@ -23,9 +24,12 @@ import io.floe.domain.StoragePath;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Collects a repo's garbage in three steps: mark (the Icechunk walk over every branch and tag,
@@ -98,10 +102,18 @@ public final class RepoGarbageCollectionService implements CollectRepoGarbageUse
   /** Marks, then lists: every object under the prefix that nothing reaches, keyed under it. */
   private List<RepoGarbage.Item> unreachable(BucketConfig bucket, StoragePath prefix) {
     RepoReachability.Walk walk = reachability.walk(bucket, prefix);
-    Set<String> tableFiles;
+    StoragePath tables = prefix.resolve(TablePlacement.REPO_TABLES);
+    Set<String> tableFiles = new HashSet<>();
     try {
-      tableFiles = ReachableTableFiles.of(metadataFiles.io(bucket), metadataFiles.limits(),
-          walk.tableMetadataLocations());
+      // Each table's files are followed with a FileIO confined to that table's own directory:
+      // a version naming a file of another table (or outside the repo) fails the collection.
+      for (Map.Entry<String, List<String>> table
+          : byTableRoot(bucket, tables, walk.tableMetadataLocations()).entrySet()) {
+        tableFiles.addAll(ReachableTableFiles.of(metadataFiles.tableIo(bucket, table.getKey()),
+            metadataFiles.limits(), table.getValue()));
+      }
+    } catch (ForeignTableFileException outside) {
+      throw outside;
     } catch (RuntimeException e) {
       throw new StorageException("Cannot read the files of a table version the repo's history "
           + "points at, so nothing was collected: " + e.getMessage(), e);
@@ -111,13 +123,35 @@ public final class RepoGarbageCollectionService implements CollectRepoGarbageUse
     for (RepoReachability.IcechunkObject object : walk.unreachable()) {
       out.add(item(prefix, object.object(), object.kind()));
     }
-    StoragePath tables = prefix.resolve(TablePlacement.REPO_TABLES);
     for (ListedObject object : storage.open(bucket).listObjects(tables, Integer.MAX_VALUE)) {
       if (!reachable.contains(object.key())) {
         out.add(item(prefix, object, TABLE_FILE));
       }
     }
     return out;
+  }
+
+  /**
+   * The metadata files of the repo's table versions, by the root of the table each belongs to:
+   * the directory right under the repo's {@value TablePlacement#REPO_TABLES} directory that holds
+   * it (where the server places every table a repo declares).
+   */
+  private static Map<String, List<String>> byTableRoot(BucketConfig bucket, StoragePath tables,
+      Set<String> metadataLocations) {
+    String tablesUri = bucket.uriOf(tables);
+    Map<String, List<String>> byRoot = new TreeMap<>();
+    for (String location : metadataLocations) {
+      Optional<StoragePath> path = bucket.pathOf(location).filter(p -> p.isWithin(tables)
+          && !p.equals(tables));
+      if (path.isEmpty()) {
+        throw new ForeignTableFileException(location, tablesUri);
+      }
+      String below = path.get().value().substring(tables.value().length() + 1);
+      String root = bucket.uriOf(tables.resolve(below.substring(0, below.indexOf('/') < 0
+          ? below.length() : below.indexOf('/'))));
+      byRoot.computeIfAbsent(root, unused -> new ArrayList<>()).add(location);
+    }
+    return byRoot;
   }
 
   private static RepoGarbage.Item item(StoragePath prefix, ListedObject object, String kind) {

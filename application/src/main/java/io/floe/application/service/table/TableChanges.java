@@ -47,7 +47,7 @@ public final class TableChanges {
         requirement.validate(base);
       } catch (CommitFailedException conflict) {
         return Optional.of(replay.rebase(new ReplayTarget(table.identifier().toString(),
-            files.io(table.bucket()), (what, location) -> TableLocations.requireWithin(
+            files.tableIo(table.bucket(), table.rootUri()), (what, location) -> TableLocations.requireWithin(
                 table.bucket(), table.rootUri(), what, location)), base, change, conflict));
       }
     }

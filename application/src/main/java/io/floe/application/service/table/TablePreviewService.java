@@ -1,5 +1,8 @@
 package io.floe.application.service.table;
 
+import io.floe.application.iceberg.ForeignTableFileException;
+import io.floe.application.iceberg.TableBoundary;
+import io.floe.application.iceberg.TableScopedFileIO;
 import io.floe.application.model.TablePreview;
 import io.floe.application.port.in.table.LoadTableUseCase;
 import io.floe.application.port.in.table.PreviewTableUseCase;
@@ -27,7 +30,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The first rows of a table, for the web app's table page: loaded as engines load the table (so
  * with the same check that the caller may read it), then read by the server through the
- * bucket's own FileIO with Iceberg's readers. The work is bounded: at most {@value #ROWS} rows of
+ * bucket's own FileIO, confined to the table's location ({@link TableScopedFileIO}), with
+ * Iceberg's readers. The work is bounded: at most {@value #ROWS} rows of
  * the first {@value #COLUMNS} columns, each value cut to {@value #CELL_CHARS} characters, and only
  * from data files of at most {@value #MAX_FILE_BYTES} bytes. A table-level read grant reaches
  * every column, so every column is one the caller may read.
@@ -76,9 +80,19 @@ public final class TablePreviewService implements PreviewTableUseCase {
     }
     TableRowReader.Rows read;
     try {
-      read = reader.firstRows(metadata, fileIo.fileIo(bucket.get()), columns, ROWS,
-          MAX_FILE_BYTES);
+      // Only files under the table's own location are read, whatever its manifests name: a
+      // writer of this table must not be able to show the rows of another table here.
+      read = reader.firstRows(metadata, TableScopedFileIO.confine(fileIo.fileIo(bucket.get()),
+          TableBoundary.of(bucket.get(), metadata.location())), columns, ROWS, MAX_FILE_BYTES);
     } catch (RuntimeException e) {
+      Optional<ForeignTableFileException> outside = ForeignTableFileException.in(e);
+      if (outside.isPresent()) {
+        LOG.warn("not previewing {}: {}", identifier, outside.get().getMessage());
+        // The file is not named: a reader of this table need not learn another table's paths.
+        return new TablePreview(columns, List.of(), totalRows, dataFiles, hidden, Optional.of(
+            "The table's metadata names a file outside the table, so Floe shows none of its "
+                + "rows; the server's log names the file."));
+      }
       // The page still shows everything else; why the rows are missing goes to the log.
       LOG.warn("could not read rows of {} for its preview", identifier, e);
       return new TablePreview(columns, List.of(), totalRows, dataFiles, hidden,

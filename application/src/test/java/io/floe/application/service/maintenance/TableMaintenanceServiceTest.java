@@ -3,11 +3,15 @@ package io.floe.application.service.maintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.application.iceberg.ForeignTableFileException;
 import io.floe.application.iceberg.replay.ChangeReplay;
 import io.floe.application.model.AuditEntry;
 import io.floe.application.model.MaintenancePolicy;
 import io.floe.application.model.TableMaintenance;
+import io.floe.application.port.in.maintenance.MaintainTableUseCase;
+import io.floe.application.port.in.maintenance.MaintainTableUseCase.Compaction;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase.Expiry;
+import io.floe.application.port.in.maintenance.MaintainTableUseCase.OrphanRemoval;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase.Steps;
 import io.floe.application.port.out.MaintenanceEvents;
 import io.floe.application.port.out.MaintenancePolicyStore;
@@ -26,13 +30,21 @@ import io.floe.domain.CatalogObject;
 import io.floe.domain.Namespace;
 import io.floe.domain.Role;
 import io.floe.domain.Visibility;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestWriter;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotParser;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -196,5 +208,112 @@ class TableMaintenanceServiceTest {
 
     assertThat(report.expiry().outcome()).isEqualTo("nothing-to-do");
     assertThat(report.expiry().remainingSnapshots()).isEqualTo(2);
+  }
+
+  /** A data file entry of {@code location}, as a writer puts it into a manifest. */
+  private static DataFile entry(Table table, String location) {
+    return DataFiles.builder(table.spec()).withPath(location).withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(100).withRecordCount(1).build();
+  }
+
+  /** Stores a file of a few bytes at {@code location}, as a writer (or another table) would. */
+  private void store(String location) throws IOException {
+    bed.metadataIo.fileIo(bed.bucket).newOutputFile(location).createOrOverwrite().close();
+  }
+
+  /** The orders table as a writer's engine sees it, committing through the one committer. */
+  private Table ordersAsWriter() {
+    return new BaseTable(new CatalogTableOperations(writer, ordersId,
+        bed.locator().table(writer, ordersId), bed.locator(), bed.files, commits()), "orders");
+  }
+
+  @Test
+  void expiryDeletesTheTablesOwnFilesAndReportsAnotherTablesFileItWillNotDelete()
+      throws IOException {
+    String foreign = bed.current(sales, bed.table(sales, "customers")).location()
+        + "/data/part-0.parquet";
+    Table table = ordersAsWriter();
+    String own = table.location() + "/data/own.parquet";
+    store(foreign);
+    store(own);
+    table.newAppend().appendFile(entry(table, foreign)).appendFile(entry(table, own)).commit();
+    table.newDelete().deleteFile(foreign).deleteFile(own).commit();
+    // Files a snapshot deleted go when that snapshot expires: one more keeps the table current.
+    table.newAppend().appendFile(entry(table, table.location() + "/data/later.parquet")).commit();
+    bed.clock.set(Instant.now().plus(Duration.ofDays(1)));
+
+    TableMaintenance report = maintenance.maintain(writer, ordersId,
+        expiring(Duration.ZERO, false));
+
+    assertThat(report.expiry().outcome()).isEqualTo("done");
+    assertThat(report.expiry().refusedFiles()).containsExactly(foreign);
+    assertThat(bed.metadataIo.exists(foreign)).isTrue();
+    assertThat(bed.metadataIo.exists(own)).isFalse();
+    assertThat(audit()).last().satisfies(entry -> assertThat(entry.details())
+        .containsEntry("refused_foreign_files", 1));
+  }
+
+  @Test
+  void compactionThatMeetsAnotherTablesFileFailsWithoutReadingItOrCommitting()
+      throws IOException {
+    String foreign = bed.current(sales, bed.table(sales, "customers")).location()
+        + "/data/part-0.parquet";
+    Table table = ordersAsWriter();
+    String own = table.location() + "/data/own.parquet";
+    store(foreign);
+    store(own);
+    table.newAppend().appendFile(entry(table, own)).appendFile(entry(table, foreign)).commit();
+    String pointer = bed.pointer(sales, orders);
+    List<String> read = new java.util.ArrayList<>();
+    TableMaintenanceService compacting = new TableMaintenanceService(bed.locator(), bed.policy(),
+        bed.files, commits(), bed.publisher(), (target, files, size) -> {
+          files.forEach(task -> {
+            target.io().newInputFile(task.file().location());
+            read.add(task.file().location());
+          });
+          return List.of();
+        }, bed.storage, new MaintenanceEvents() {
+          @Override
+          public void ran() {
+            ran.incrementAndGet();
+          }
+
+          @Override
+          public void failed() {
+            failed.incrementAndGet();
+          }
+        }, new PolicyLevels(bed.locator(), bed.policy(), policies), bed.clock);
+
+    assertThatThrownBy(() -> compacting.maintain(writer, ordersId, new Steps(
+        Optional.of(new Compaction(MaintainTableUseCase.MIN_TARGET_FILE_SIZE, 2)),
+        Optional.empty(), Optional.empty(), Optional.empty(), false)))
+        .isInstanceOfSatisfying(ForeignTableFileException.class, refused -> {
+          assertThat(refused.location()).isEqualTo(foreign);
+          assertThat(refused.getMessage()).contains(foreign).contains(table.location());
+        });
+    assertThat(read).doesNotContain(foreign);
+    assertThat(failed.get()).isEqualTo(1);
+    assertThat(bed.pointer(sales, orders)).isEqualTo(pointer);
+  }
+
+  @Test
+  void orphanRemovalThatMeetsAnotherTablesManifestFailsAndDeletesNothing() throws IOException {
+    String customers = bed.current(sales, bed.table(sales, "customers")).location();
+    String planted = customers + "/metadata/planted-m0.avro";
+    Table table = ordersAsWriter();
+    ManifestWriter<DataFile> manifest = ManifestFiles.write(2, table.spec(),
+        bed.metadataIo.fileIo(bed.bucket).newOutputFile(planted), null);
+    try (manifest) {
+      manifest.add(entry(table, table.location() + "/data/own.parquet"));
+    }
+    table.newFastAppend().appendManifest(manifest.toManifestFile()).commit();
+    bed.clock.set(Instant.now().plus(Duration.ofDays(30)));
+
+    assertThatThrownBy(() -> maintenance.maintain(writer, ordersId, new Steps(Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.of(new OrphanRemoval(Duration.ofDays(1))),
+        false))).isInstanceOfSatisfying(ForeignTableFileException.class,
+            refused -> assertThat(refused.location()).isEqualTo(planted));
+    assertThat(bed.metadataIo.exists(planted)).isTrue();
+    assertThat(failed.get()).isEqualTo(1);
   }
 }

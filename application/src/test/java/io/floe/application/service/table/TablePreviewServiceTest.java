@@ -48,6 +48,8 @@ class TablePreviewServiceTest {
     List<List<Object>> answer = List.of();
     boolean skipped;
     RuntimeException failure;
+    /** A file the reader opens first, as a data file its manifests name. */
+    String opens;
     final List<String> asked = new ArrayList<>();
 
     @Override
@@ -56,6 +58,9 @@ class TablePreviewServiceTest {
       asked.add(columns + " " + limit + " " + maxFileBytes);
       if (failure != null) {
         throw failure;
+      }
+      if (opens != null) {
+        io.newInputFile(opens);
       }
       return new TableRowReader.Rows(answer, skipped);
     }
@@ -131,6 +136,22 @@ class TablePreviewServiceTest {
     assertThat(shown.totalRows()).contains(3L);
     assertThat(shown.note()).hasValueSatisfying(note -> assertThat(note)
         .contains("could not read").contains("file vanished"));
+  }
+
+  @Test
+  void aTableWhoseManifestsNameAnotherTablesFileShowsNoneOfItsRows() {
+    CatalogObject customers = bed.table(sales, "customers");
+    String foreign = bed.current(sales, customers).location() + "/data/part-0.parquet";
+    appended();
+    rows.answer = List.of(List.<Object>of(42L));
+    rows.opens = foreign;
+
+    TablePreview shown = preview.preview(reader, ordersId);
+
+    assertThat(shown.rows()).isEmpty();
+    assertThat(shown.totalRows()).contains(3L);
+    assertThat(shown.note()).hasValueSatisfying(note -> assertThat(note)
+        .contains("names a file outside the table").doesNotContain("customers"));
   }
 
   @Test
