@@ -110,6 +110,11 @@ final class IcebergRequest {
     ctx.status(200).contentType("application/json").result(json);
   }
 
+  /** Answers 200 with a JSON body whose Content-Encoding the caller has set. */
+  void okEncoded(byte[] body) {
+    ctx.status(200).contentType("application/json").result(body);
+  }
+
   void noContent() {
     ctx.status(204);
   }

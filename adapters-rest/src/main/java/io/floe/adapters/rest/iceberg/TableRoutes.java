@@ -100,10 +100,25 @@ final class TableRoutes {
     }
     LoadedTable loaded = tables.load().loadTable(request.scope(), request.object(), mode,
         delegation(request.http()));
-    request.http().header("ETag", etag(loaded.metadataLocation(), mode));
+    String etag = etag(loaded.metadataLocation(), mode);
+    if (loaded.metadataJson().length() >= GZIP_FROM_BYTES
+        && AcceptEncoding.allowsGzip(request.http().header("Accept-Encoding"))) {
+      // Another representation of the same version: a weak tag, as RFC 9110 (8.8.3) asks.
+      request.http().header("ETag", "W/" + etag).header("Vary", "Accept-Encoding")
+          .header("Content-Encoding", "gzip");
+      request.okEncoded(LoadTableBodies.gzipped(loaded));
+      return;
+    }
+    request.http().header("ETag", etag);
     LoadTableBodies.Body body = LoadTableBodies.body(loaded);
     request.ok(body.stream());
   }
+
+  /**
+   * Table metadata from this size on goes out compressed to clients that accept gzip (Iceberg's
+   * Java client and PyIceberg do): a long history is megabytes of JSON that shrink tenfold.
+   */
+  static final int GZIP_FROM_BYTES = 16 * 1024;
 
   /**
    * Whether an {@code If-None-Match} list names {@code etag}: {@code *}, or any entity tag in it

@@ -6,7 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.application.iceberg.SerializedMetadata;
 import io.floe.application.port.in.table.LoadTableUseCase.LoadedTable;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.Inflater;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
@@ -46,6 +49,36 @@ class LoadTableBodiesTest {
         .build();
     assertSameAsIcebergWrites(loaded(Map.of("s3.remote-signing-enabled", "true",
         "s3.signer.uri", "http://127.0.0.1:1/iceberg/"), List.of(credential)));
+  }
+
+  @Test
+  void theGzippedBodyIsTheSameBytesInOneGzipMember() throws Exception {
+    Credential credential = ImmutableCredential.builder().prefix("s3://bucket/warehouse/t")
+        .config(Map.of("s3.access-key-id", "AK")).build();
+    LoadedTable loaded = loaded(Map.of("k", "v"), List.of(credential));
+    byte[] plain = LoadTableBodies.body(loaded).stream().readAllBytes();
+    byte[] gzipped = LoadTableBodies.gzipped(loaded);
+    byte[] unzipped;
+    try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped))) {
+      unzipped = in.readAllBytes(); // checks the CRC and the length in the trailer too
+    }
+    assertThat(unzipped).isEqualTo(plain);
+    // One member: a raw inflater that stops at the first final block has read everything but
+    // the eight bytes of the trailer. Clients that read only the first member see it all.
+    Inflater inflater = new Inflater(true);
+    inflater.setInput(gzipped, 10, gzipped.length - 10);
+    byte[] out = new byte[plain.length + 16];
+    int n = inflater.inflate(out);
+    assertThat(inflater.finished()).isTrue();
+    assertThat(inflater.getRemaining()).isEqualTo(8);
+    assertThat(java.util.Arrays.copyOf(out, n)).isEqualTo(plain);
+    inflater.end();
+  }
+
+  @Test
+  void theMetadataIsCompressedOnceAndShared() {
+    LoadedTable loaded = loaded(Map.of(), List.of());
+    assertThat(loaded.metadataJson().deflated()).isSameAs(loaded.metadataJson().deflated());
   }
 
   private static LoadedTable loaded(Map<String, String> config, List<Credential> credentials) {
