@@ -1,11 +1,12 @@
-package io.floe.adapters.rest.webhooks;
+package io.floe.adapters.messaging.kafka;
 
 import io.floe.application.model.SubscriptionTarget;
-import io.floe.application.port.out.KafkaPublisher;
+import io.floe.application.port.out.DeliveryChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -30,9 +31,16 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * subscription's records reach a partition in the order they were sent. The time to reach the
  * cluster ({@code max.block.ms}) and to be answered ({@code delivery.timeout.ms}) are bounded,
  * and a producer whose send failed is closed and replaced at the next attempt, so a failure
- * leaves no record queued behind the caller's back: a retry is the caller's decision.
+ * leaves no record queued behind the caller's back: a retry is the caller's decision. The whole
+ * attempt (learning where the partitions are, then the acknowledgement) is bounded by the
+ * attempt timeout.
+ *
+ * <p>A record is the event's body under its key (the changed object, so one object's events
+ * land in one partition, in order), with the signature headers under the names the CloudEvents
+ * Kafka binding gives them (lower case: {@code content-type}).
  */
-public final class KafkaEventSender implements KafkaPublisher, AutoCloseable {
+public final class KafkaTopicChannel implements DeliveryChannel<SubscriptionTarget.Kafka>,
+    AutoCloseable {
   private static final AtomicInteger CLIENTS = new AtomicInteger();
 
   /** What a producer is made for (the password is kept in memory only, never shown). */
@@ -45,22 +53,31 @@ public final class KafkaEventSender implements KafkaPublisher, AutoCloseable {
   }
 
   private final Duration connectTimeout;
-  private final Duration answerTimeout;
+  private final Duration attemptTimeout;
   private final Map<Connection, Producer<byte[], byte[]>> producers = new ConcurrentHashMap<>();
 
   /**
    * {@code connectTimeout} bounds how long a send waits to learn where the topic's partitions
-   * are (the cluster unreachable), {@code answerTimeout} how long the cluster may take to
-   * acknowledge a record once sent.
+   * are (the cluster unreachable), {@code attemptTimeout} the whole attempt.
    */
-  public KafkaEventSender(Duration connectTimeout, Duration answerTimeout) {
-    this.connectTimeout = connectTimeout;
-    this.answerTimeout = answerTimeout;
+  public KafkaTopicChannel(Duration connectTimeout, Duration attemptTimeout) {
+    this.connectTimeout = connectTimeout.compareTo(attemptTimeout) < 0 ? connectTimeout
+        : attemptTimeout;
+    this.attemptTimeout = attemptTimeout;
   }
 
   @Override
-  public Optional<String> publish(SubscriptionTarget.Kafka target, Optional<String> password,
+  public Outcome deliver(SubscriptionTarget.Kafka target, Optional<String> password,
+      Message message) {
+    Optional<String> failure = publish(target, password, message.key(), message.headers(),
+        message.body());
+    return failure.map(why -> Outcome.failed(Optional.empty(), why))
+        .orElseGet(() -> Outcome.acknowledged(Optional.empty()));
+  }
+
+  private Optional<String> publish(SubscriptionTarget.Kafka target, Optional<String> password,
       String key, Map<String, String> headers, byte[] value) {
+    long started = System.nanoTime();
     Connection connection = new Connection(target.bootstrapServers(), target.tls(),
         target.username(), password);
     Producer<byte[], byte[]> producer;
@@ -71,14 +88,16 @@ public final class KafkaEventSender implements KafkaPublisher, AutoCloseable {
           + describe(e));
     }
     List<Header> recordHeaders = new ArrayList<>();
-    headers.forEach((name, text) -> recordHeaders.add(new RecordHeader(name,
-        text.getBytes(StandardCharsets.UTF_8))));
+    headers.forEach((name, text) -> recordHeaders.add(new RecordHeader(
+        name.toLowerCase(Locale.ROOT), text.getBytes(StandardCharsets.UTF_8))));
     ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(target.topic(), null,
         key.getBytes(StandardCharsets.UTF_8), value, recordHeaders);
     try {
-      // The producer gives up by itself within these bounds; the wait here is a backstop.
-      producer.send(record).get(connectTimeout.plus(answerTimeout).plusSeconds(5).toMillis(),
-          TimeUnit.MILLISECONDS);
+      // send() may block up to max.block.ms to learn the partitions; the attempt's bound holds
+      // for what is left of it.
+      var sent = producer.send(record);
+      long left = attemptTimeout.toNanos() - (System.nanoTime() - started);
+      sent.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
       return Optional.empty();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -106,8 +125,9 @@ public final class KafkaEventSender implements KafkaPublisher, AutoCloseable {
     config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     config.put(ProducerConfig.LINGER_MS_CONFIG, "0");
     config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(connectTimeout.toMillis()));
-    config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(answerTimeout.toMillis()));
-    config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(answerTimeout.toMillis()));
+    config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(attemptTimeout.toMillis()));
+    config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+        Long.toString(attemptTimeout.toMillis()));
     config.put(ProducerConfig.ENABLE_METRICS_PUSH_CONFIG, "false");
     config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
