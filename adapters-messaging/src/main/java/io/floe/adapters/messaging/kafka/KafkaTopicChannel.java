@@ -26,14 +26,17 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Subscription deliveries to Kafka, with Apache Kafka's own producer: one idempotent producer per
- * cluster and user ({@code acks=all}, so a record counts as written once every in-sync replica
- * has it), kept between deliveries; each record is sent and waited for before the next, so a
+ * cluster, user and delivery thread ({@code acks=all}, so a record counts as written once every
+ * in-sync replica has it), kept between deliveries. Per thread, because deliveries run on
+ * several workers at once and a failed send closes its producer: a producer shared between two
+ * workers would abort the other's record in flight, which the cluster may still write (a
+ * duplicate once retried). Each record is sent and waited for before the next, so a
  * subscription's records reach a partition in the order they were sent. The time to reach the
  * cluster ({@code max.block.ms}) and to be answered ({@code delivery.timeout.ms}) are bounded,
  * and a producer whose send failed is closed and replaced at the next attempt, so a failure
  * leaves no record queued behind the caller's back: a retry is the caller's decision. The whole
  * attempt (learning where the partitions are, then the acknowledgement) is bounded by the
- * attempt timeout.
+ * attempt timeout, through the producer's own bounds.
  *
  * <p>A record is the event's body under its key (the changed object, so one object's events
  * land in one partition, in order), with the signature headers under the names the CloudEvents
@@ -43,27 +46,35 @@ public final class KafkaTopicChannel implements DeliveryChannel<SubscriptionTarg
     AutoCloseable {
   private static final AtomicInteger CLIENTS = new AtomicInteger();
 
-  /** What a producer is made for (the password is kept in memory only, never shown). */
+  /**
+   * What a producer is made for, and the thread that uses it (the password is kept in memory
+   * only, never shown).
+   */
   private record Connection(String bootstrapServers, boolean tls, Optional<String> username,
-      Optional<String> password) {
+      Optional<String> password, long thread) {
     @Override
     public String toString() {
       return bootstrapServers + (username.map(user -> " as " + user).orElse(""));
     }
   }
 
+  /** A wait beyond the producer's own bounds, in case it does not keep them. */
+  private static final Duration BACKSTOP = Duration.ofSeconds(5);
+
   private final Duration connectTimeout;
-  private final Duration attemptTimeout;
+  private final Duration answerTimeout;
   private final Map<Connection, Producer<byte[], byte[]>> producers = new ConcurrentHashMap<>();
 
   /**
-   * {@code connectTimeout} bounds how long a send waits to learn where the topic's partitions
-   * are (the cluster unreachable), {@code attemptTimeout} the whole attempt.
+   * The producer's own bounds share {@code attemptTimeout}: learning where the topic's partitions
+   * are (the cluster unreachable) takes at most {@code connectTimeout} and never more than half
+   * of it, the acknowledgement of the record the rest. The producer gives up within them by
+   * itself, before the caller moves on, so that nothing it gave up on is written later.
    */
   public KafkaTopicChannel(Duration connectTimeout, Duration attemptTimeout) {
-    this.connectTimeout = connectTimeout.compareTo(attemptTimeout) < 0 ? connectTimeout
-        : attemptTimeout;
-    this.attemptTimeout = attemptTimeout;
+    Duration half = attemptTimeout.dividedBy(2);
+    this.connectTimeout = connectTimeout.compareTo(half) < 0 ? connectTimeout : half;
+    this.answerTimeout = attemptTimeout.minus(this.connectTimeout);
   }
 
   @Override
@@ -77,9 +88,8 @@ public final class KafkaTopicChannel implements DeliveryChannel<SubscriptionTarg
 
   private Optional<String> publish(SubscriptionTarget.Kafka target, Optional<String> password,
       String key, Map<String, String> headers, byte[] value) {
-    long started = System.nanoTime();
     Connection connection = new Connection(target.bootstrapServers(), target.tls(),
-        target.username(), password);
+        target.username(), password, Thread.currentThread().getId());
     Producer<byte[], byte[]> producer;
     try {
       producer = producers.computeIfAbsent(connection, this::open);
@@ -93,11 +103,9 @@ public final class KafkaTopicChannel implements DeliveryChannel<SubscriptionTarg
     ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(target.topic(), null,
         key.getBytes(StandardCharsets.UTF_8), value, recordHeaders);
     try {
-      // send() may block up to max.block.ms to learn the partitions; the attempt's bound holds
-      // for what is left of it.
-      var sent = producer.send(record);
-      long left = attemptTimeout.toNanos() - (System.nanoTime() - started);
-      sent.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
+      // The producer gives up by itself within its bounds; the wait here is a backstop.
+      producer.send(record).get(answerTimeout.plus(BACKSTOP).toMillis(),
+          TimeUnit.MILLISECONDS);
       return Optional.empty();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -125,9 +133,8 @@ public final class KafkaTopicChannel implements DeliveryChannel<SubscriptionTarg
     config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     config.put(ProducerConfig.LINGER_MS_CONFIG, "0");
     config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(connectTimeout.toMillis()));
-    config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(attemptTimeout.toMillis()));
-    config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
-        Long.toString(attemptTimeout.toMillis()));
+    config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(answerTimeout.toMillis()));
+    config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(answerTimeout.toMillis()));
     config.put(ProducerConfig.ENABLE_METRICS_PUSH_CONFIG, "false");
     config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
