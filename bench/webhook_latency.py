@@ -110,13 +110,23 @@ class Api:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
 
     def call(self, method: str, path: str, body=None, ok=(200, 201, 204)):
-        self.connection.request(method, path, headers=self.headers,
-                                body=None if body is None else json.dumps(body).encode())
-        response = self.connection.getresponse()
+        try:
+            response = self.send(method, path, body)
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            # The server closed the kept-alive connection while it was idle (a long wait for
+            # an event): a new one.
+            self.connection.close()
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+            response = self.send(method, path, body)
         payload = response.read()
         if response.status not in ok:
             raise RuntimeError(f"{method} {path} answered {response.status}: {payload[:500]!r}")
         return json.loads(payload) if payload else None
+
+    def send(self, method: str, path: str, body):
+        self.connection.request(method, path, headers=self.headers,
+                                body=None if body is None else json.dumps(body).encode())
+        return self.connection.getresponse()
 
 
 class Bench:
