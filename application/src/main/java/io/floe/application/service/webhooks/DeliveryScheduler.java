@@ -6,6 +6,7 @@ import io.floe.application.port.out.WebhookSubscriptionStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,9 +26,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Queues are {@link FairQueue}s (round-robin across orgs), one per standing: <b>proven</b>
  * (its last turn on this server was acknowledged throughout, no attempt slower than
- * {@code slow}), <b>fresh</b> (no failure in a row, not proven yet: new, or since a restart) and
- * <b>failing</b>. Workers of the {@link Lane#PROVEN} lane take proven subscriptions only;
- * {@link Lane#ANY} workers take fresh ones first, then failing, then proven. A receiver that
+ * {@code slow}; before its first turn here, one that has delivered and has no failure in a row,
+ * so that a restart does not demote every healthy receiver), <b>fresh</b> (no failure in a
+ * row, not proven: new, or slow) and <b>failing</b>. Workers of the {@link Lane#PROVEN} lane
+ * take proven subscriptions only; {@link Lane#ANY} workers take fresh ones first, then failing, then proven. A receiver that
  * never answers therefore holds one worker for one attempt timeout at a time: while it was
  * proven, one attempt (it is not proven after it); after that, only the workers of the other
  * lane, behind every fresh subscription. A proven subscription waits at most for a proven
@@ -53,7 +55,8 @@ public final class DeliveryScheduler {
   private final Map<Standing, FairQueue<Unit>> queues = new EnumMap<>(Standing.class);
   /** Subscriptions queued or being delivered here: each is in one place at a time. */
   private final Set<UUID> taken = new HashSet<>();
-  private final Set<UUID> proven = new HashSet<>();
+  /** What the last turn here showed of each subscription: proven (true) or not. */
+  private final Map<UUID, Boolean> proven = new HashMap<>();
 
   public DeliveryScheduler(WebhookSubscriptionStore store, SubscriptionDelivery delivery,
       ServerWideLocks locks, Clock clock, Duration slow) {
@@ -73,9 +76,11 @@ public final class DeliveryScheduler {
     synchronized (this) {
       for (WebhookSubscription subscription : due) {
         if (taken.add(subscription.id())) {
-          Standing standing = proven.contains(subscription.id()) ? Standing.PROVEN
-              : subscription.state().consecutiveFailures() > 0 ? Standing.FAILING
-              : Standing.FRESH;
+          WebhookSubscription.State state = subscription.state();
+          boolean healthy = proven.getOrDefault(subscription.id(),
+              state.lastDeliveredAt().isPresent());
+          Standing standing = state.consecutiveFailures() > 0 ? Standing.FAILING
+              : healthy ? Standing.PROVEN : Standing.FRESH;
           queues.get(standing).add(subscription.orgId(),
               new Unit(subscription.orgId(), subscription.id()));
         }
@@ -134,14 +139,10 @@ public final class DeliveryScheduler {
    */
   synchronized void finished(Unit unit, SubscriptionDelivery.Turn turn) {
     if (turn.attempts() > 0) {
-      if (!turn.failed() && turn.slowest().compareTo(slow) <= 0) {
-        proven.add(unit.id());
-      } else {
-        proven.remove(unit.id());
-      }
+      proven.put(unit.id(), !turn.failed() && turn.slowest().compareTo(slow) <= 0);
     }
     if (turn.morePending()) {
-      queues.get(proven.contains(unit.id()) ? Standing.PROVEN : Standing.FRESH)
+      queues.get(proven.getOrDefault(unit.id(), false) ? Standing.PROVEN : Standing.FRESH)
           .add(unit.orgId(), unit);
       notifyAll();
     } else {

@@ -257,7 +257,11 @@ class DeliverySchedulerTest {
     await("the event", () -> receivedBy(url).equals(List.of(event)));
   }
 
-  /** Orgs take turns: one with many subscriptions queued does not go first with all of them. */
+  /**
+   * Orgs take turns: one with many subscriptions queued does not go first with all of them;
+   * fresh subscriptions go before failing ones, and one that has delivered is proven after a
+   * restart.
+   */
   @Test
   void orgsTakeTurnsAndFreshSubscriptionsGoBeforeFailingOnes() {
     FairQueue<String> queue = new FairQueue<>();
@@ -289,5 +293,18 @@ class DeliverySchedulerTest {
     // Queued or being delivered here: never queued twice.
     scheduler.queueDue();
     assertThat(scheduler.poll(DeliveryScheduler.Lane.ANY)).isEmpty();
+
+    // After a restart (a new scheduler), a subscription that has delivered, with no failure
+    // since, is proven from its first turn; the failing one is not.
+    store.advance(fresh.id(), state(fresh).position(), Optional.of(
+        new io.floe.application.model.DeliveryAttempt(UUID.randomUUID(), bed.clock.instant(), 1,
+            Optional.of(204), Duration.ZERO, Optional.empty(), true)));
+    DeliveryScheduler restarted = scheduler(20);
+    restarted.queueDue();
+    assertThat(restarted.poll(DeliveryScheduler.Lane.PROVEN).orElseThrow().id())
+        .isEqualTo(fresh.id());
+    assertThat(restarted.poll(DeliveryScheduler.Lane.PROVEN)).isEmpty();
+    assertThat(restarted.poll(DeliveryScheduler.Lane.ANY).orElseThrow().id())
+        .isEqualTo(failing.id());
   }
 }
