@@ -16,6 +16,11 @@ commits, as bench/run.sh's sequential commit: the metadata does not grow over th
     slower than committing, events queue and their latency grows, as they would for a client
     committing back to back.
   * Delivery latency, one at a time: commits that each wait for their event before the next.
+  * With --hanging N: the same one-at-a-time latency of one healthy receiver, first alone, then
+    with N more subscriptions to the same table whose receiver (a local server, in a process of
+    its own) accepts every connection and never answers. The healthy subscription exists (and
+    has delivered) before the hanging ones are created, as an existing receiver would be when
+    others start hanging. The hanging receiver stops by itself after an hour at the latest.
 
 Both clocks are the machine's monotonic clock (CLOCK_MONOTONIC, shared by every process). Prints
 a summary and one JSON line; --json FILE writes the JSON there too.
@@ -77,6 +82,25 @@ def receive(port: int, arrivals, ready) -> None:
     server.serve_forever()
 
 
+def hang(port: int, ready, lifetime: float) -> None:
+    """The hanging receiver's process: accepts every connection and never answers; gives up
+    after `lifetime` seconds."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", port))
+    listener.listen(1024)
+    listener.settimeout(1)
+    held = []
+    ready.set()
+    deadline = time.monotonic() + lifetime
+    while time.monotonic() < deadline:
+        try:
+            connection, _ = listener.accept()
+            held.append(connection)
+        except socket.timeout:
+            continue
+
+
 class Api:
     """One kept-alive HTTP connection to Floe, as the admin."""
 
@@ -86,13 +110,23 @@ class Api:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
 
     def call(self, method: str, path: str, body=None, ok=(200, 201, 204)):
-        self.connection.request(method, path, headers=self.headers,
-                                body=None if body is None else json.dumps(body).encode())
-        response = self.connection.getresponse()
+        try:
+            response = self.send(method, path, body)
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            # The server closed the kept-alive connection while it was idle (a long wait for
+            # an event): a new one.
+            self.connection.close()
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+            response = self.send(method, path, body)
         payload = response.read()
         if response.status not in ok:
             raise RuntimeError(f"{method} {path} answered {response.status}: {payload[:500]!r}")
         return json.loads(payload) if payload else None
+
+    def send(self, method: str, path: str, body):
+        self.connection.request(method, path, headers=self.headers,
+                                body=None if body is None else json.dumps(body).encode())
+        return self.connection.getresponse()
 
 
 class Bench:
@@ -161,14 +195,38 @@ class Bench:
             self.unsubscribe(subscription)
         return times, latencies, locations
 
-    def one_at_a_time(self, commits: int) -> list[int]:
-        subscription = self.subscribe()
+    def one_at_a_time(self, commits: int, subscription: str | None = None) -> list[int]:
+        """Commits that each wait for their event; on a new subscription, or an existing one."""
+        own = subscription is None
+        if own:
+            subscription = self.subscribe()
         latencies = []
         for _ in range(commits):
             _, at, location = self.commit()
             latencies.append(self.await_events({location})[location] - at)
-        self.unsubscribe(subscription)
+        if own:
+            self.unsubscribe(subscription)
         return latencies
+
+    def hanging_subscriptions(self, count: int, url: str) -> list[str]:
+        """`count` subscriptions to the table at `url`, owned by admin API clients created for
+        them (a principal owns at most 20 subscriptions in an org)."""
+        created, owners = [], 0
+        admin = self.api
+        while len(created) < count:
+            owners += 1
+            client = admin.call("POST", f"/orgs/{ORG}/api-clients",
+                                {"name": f"bench-hanging-{owners}", "role": "admin"})
+            principal = client.get("id") or client.get("api_client", {}).get("id")
+            token = admin.call("POST", f"/orgs/{ORG}/tokens", {"principal_id": principal,
+                                                              "expires_in_seconds": 86400})
+            owner = Api(admin.port, token["token"])
+            for _ in range(min(20, count - len(created))):
+                made = owner.call("POST", f"/orgs/{ORG}/subscriptions", {
+                    "url": f"{url}/{len(created)}", "namespace": NAMESPACE, "table": TABLE,
+                    "operations": ["table.commit"]})
+                created.append(made["subscription"]["id"])
+        return created
 
 
 def percentile(values: list[int], p: float) -> float:
@@ -227,6 +285,11 @@ def main() -> int:
                         help="unmeasured commits first, half of them with a subscription")
     parser.add_argument("--one-at-a-time", type=int, default=100,
                         help="commits that each wait for their event before the next")
+    parser.add_argument("--hanging", type=int, default=0,
+                        help="also measure one healthy receiver's latency, alone and beside "
+                             "this many subscriptions to a receiver that never answers")
+    parser.add_argument("--hanging-commits", type=int, default=100,
+                        help="one-at-a-time commits measured alone and with hanging receivers")
     parser.add_argument("--poll-interval", default="PT0.1S",
                         help="the server's --webhook-poll-interval")
     parser.add_argument("--floe", default=str(ROOT / "floe"), help="the floe command")
@@ -274,6 +337,28 @@ def main() -> int:
                 latencies.extend(block_latencies)
             print(f"block {number + 1}/{blocks} done", file=sys.stderr)
         single = bench.one_at_a_time(args.one_at_a_time) if args.one_at_a_time else []
+        alone, beside = [], []
+        if args.hanging:
+            hang_port = free_port()
+            hang_ready = multiprocessing.Event()
+            hanger = multiprocessing.Process(target=hang, args=(hang_port, hang_ready, 3600),
+                                             daemon=True)
+            hanger.start()
+            if not hang_ready.wait(30):
+                raise RuntimeError("the hanging receiver did not start")
+            try:
+                healthy = bench.subscribe()
+                bench.one_at_a_time(5, healthy)  # delivered before: a proven receiver
+                print(f"healthy receiver alone: {args.hanging_commits} commits", file=sys.stderr)
+                alone = bench.one_at_a_time(args.hanging_commits, healthy)
+                bench.hanging_subscriptions(args.hanging,
+                                            f"http://127.0.0.1:{hang_port}/never")
+                print(f"healthy receiver beside {args.hanging} hanging ones: "
+                      f"{args.hanging_commits} commits", file=sys.stderr)
+                loads["hanging"] = load()
+                beside = bench.one_at_a_time(args.hanging_commits, healthy)
+            finally:
+                hanger.terminate()
         loads["end"] = load()
     finally:
         if receiver is not None:
@@ -293,6 +378,9 @@ def main() -> int:
                                    / statistics.fmean(plain), 3),
         "delivery_latency_sequential": summary(latencies),
         "delivery_latency_one_at_a_time": summary(single) if single else None,
+        "hanging_receivers": args.hanging,
+        "healthy_alone": summary(alone) if alone else None,
+        "healthy_beside_hanging": summary(beside) if beside else None,
         "load_average": loads,
         "machine": f"{os.cpu_count()} cores, {platform.machine()}, {platform.platform()}",
     }
@@ -308,6 +396,15 @@ def main() -> int:
         if s:
             print(f"  {name:<20} n={s['n']:<4} p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms, "
                   f"max {s['max_ms']} ms (min {s['min_ms']} ms)")
+    if alone and beside:
+        a, b = result["healthy_alone"], result["healthy_beside_hanging"]
+        print(f"\none healthy receiver, one commit at a time, alone and beside {args.hanging} "
+              f"receivers that never answer:")
+        for name, s in (("alone", a), (f"{args.hanging} hanging", b)):
+            print(f"  {name:<20} n={s['n']:<4} p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms, "
+                  f"max {s['max_ms']} ms")
+        result["healthy_p99_ratio"] = round(b["p99_ms"] / a["p99_ms"], 2)
+        print(f"  p99 beside / alone: {result['healthy_p99_ratio']} (goal: at most 2)")
     print(f"\nload average (1, 5, 15 min): start {loads['start']}, measured from "
           f"{loads['measured']}, end {loads['end']}; {result['machine']}")
     print(json.dumps(result))

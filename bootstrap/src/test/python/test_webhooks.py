@@ -36,8 +36,15 @@ def test_a_pyiceberg_append_reaches_a_python_receiver_once_and_signed(floe):
         assert event["type"] == "io.floe.table.commit"
         assert event["id"] == headers["webhook-id"]
         assert event["data"]["details"]["snapshot_id"] == snapshot.snapshot_id
-        shown = management(floe, "GET", f"/orgs/{floe.warehouse}/subscriptions/"
-                           f"{subscription.id}")
+        # The server records the attempt once the receiver has answered: a moment after the
+        # receiver has the event.
+        deadline = time.monotonic() + 30
+        while True:
+            shown = management(floe, "GET", f"/orgs/{floe.warehouse}/subscriptions/"
+                               f"{subscription.id}")
+            if shown["deliveries"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
         assert [d["event_id"] for d in shown["deliveries"]] == [event["id"]]
 
 

@@ -2,6 +2,8 @@ package io.floe.bootstrap;
 
 import io.floe.adapters.icechunk.port.BucketIcechunkRepositories;
 import io.floe.adapters.icechunk.port.BucketRepoReachability;
+import io.floe.adapters.messaging.kafka.KafkaTopicChannel;
+import io.floe.adapters.messaging.webhook.HttpWebhookChannel;
 import io.floe.adapters.persistence.jooq.AdvisoryLocks;
 import io.floe.adapters.persistence.jooq.Database;
 import io.floe.adapters.persistence.jooq.JooqAuditLog;
@@ -37,13 +39,13 @@ import io.floe.adapters.persistence.cache.TokenUseRecorder;
 import io.floe.adapters.rest.iceberg.IcebergResultCodec;
 import io.floe.adapters.rest.identity.JwksIdentityTokens;
 import io.floe.adapters.rest.identity.OidcSettings;
-import io.floe.adapters.rest.webhooks.JdkWebhookSender;
-import io.floe.adapters.rest.webhooks.KafkaEventSender;
 import io.floe.adapters.storage.InetStorageNetwork;
 import io.floe.adapters.storage.StorageAdapters;
 import io.floe.adapters.storage.local.LocalPaths;
 import io.floe.application.health.Workers;
+import io.floe.application.model.SubscriptionTarget;
 import io.floe.application.port.out.CatalogObjectStore;
+import io.floe.application.port.out.DeliveryChannel;
 import io.floe.application.port.out.GrantStore;
 import io.floe.application.port.out.IcechunkRepositories;
 import io.floe.application.port.out.IdGenerator;
@@ -53,8 +55,6 @@ import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.port.out.SoftDeleteStore;
 import io.floe.application.port.out.StorageNetwork;
-import io.floe.application.port.out.KafkaPublisher;
-import io.floe.application.port.out.WebhookSender;
 import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.application.security.IdentityCheckedStorage;
 import io.floe.application.security.MaintenanceJobTokens;
@@ -115,11 +115,10 @@ record Adapters(
     LocalRepoCredentials localRepoCredentials,
     // The tokens of maintenance jobs run outside the server (Spark), signed with a derived key.
     MaintenanceJobTokens maintenanceJobTokens,
-    // Subscriptions, their secrets sealed, and the HTTP client and Kafka producers that deliver
-    // to them.
+    // Subscriptions, their secrets sealed, and the channel that delivers to them: the HTTP
+    // client for webhooks, Kafka producers for topics, picked by the target's kind.
     JooqWebhookSubscriptionStore webhookSubscriptions,
-    WebhookSender webhookSender,
-    KafkaPublisher kafkaPublisher,
+    DeliveryChannel<SubscriptionTarget> deliveryChannel,
     // Where hosts lead (public or private addresses), by the JVM's resolver.
     StorageNetwork network,
     // The background threads the server needs; each is kept alive, and /ready reports it down.
@@ -139,7 +138,9 @@ record Adapters(
     // The key first: a missing or malformed key file stops the start before anything runs.
     SecretCipher cipher = SecretKeys.cipher(settings.secretKey(), settings.dataDir());
     ServerMetrics metrics = started.push(new ServerMetrics());
-    Database database = CatalogDatabase.open(settings, DATABASE_POOL_SIZE, started,
+    // Each delivery worker holds a connection for its subscription's server-wide lock.
+    Database database = CatalogDatabase.open(settings,
+        DATABASE_POOL_SIZE + settings.webhooks().workers(), started,
         Optional.of(metrics.databasePool()));
     CatalogDatabase.sealCredentials(database, cipher);
     metrics.bindDatabase(database);
@@ -210,10 +211,11 @@ record Adapters(
             StorageAdapters.DEFAULT_CREDENTIAL_LIFETIME),
         new MaintenanceJobTokens(cipher.currentKey().derive(MAINTENANCE_JOB_TOKEN_KEY), clock),
         new JooqWebhookSubscriptionStore(database, cipher),
-        new JdkWebhookSender(settings.webhooks().connectTimeout(),
-            settings.webhooks().answerTimeout()),
-        started.push(new KafkaEventSender(settings.webhooks().connectTimeout(),
-            settings.webhooks().answerTimeout())),
+        new DeliveryChannels()
+            .with(SubscriptionTarget.Webhook.class, new HttpWebhookChannel(
+                settings.webhooks().connectTimeout(), settings.webhooks().attemptTimeout()))
+            .with(SubscriptionTarget.Kafka.class, started.push(new KafkaTopicChannel(
+                settings.webhooks().connectTimeout(), settings.webhooks().attemptTimeout()))),
         network,
         workers);
   }

@@ -174,6 +174,22 @@ final class ServeCommand implements Callable<Integer> {
           + "until it is resumed (env FLOE_WEBHOOK_PAUSE_AFTER; default: ${DEFAULT-VALUE}).")
   int webhookPauseAfter;
 
+  @Option(names = "--webhook-attempt-timeout",
+      defaultValue = "${env:FLOE_WEBHOOK_ATTEMPT_TIMEOUT:-5s}", paramLabel = "DURATION",
+      converter = Durations.class,
+      description = "The longest one attempt to deliver an event may take, connecting (at most "
+          + "3s of it) and the answer together; an attempt that takes longer has failed (env "
+          + "FLOE_WEBHOOK_ATTEMPT_TIMEOUT; default: ${DEFAULT-VALUE}).")
+  Duration webhookAttemptTimeout;
+
+  @Option(names = "--webhook-workers",
+      defaultValue = "${env:FLOE_WEBHOOK_WORKERS:-4}", paramLabel = "COUNT",
+      description = "How many subscriptions the server delivers at once, 1 to 64; half of the "
+          + "workers serve only subscriptions whose receivers have answered quickly, so a "
+          + "receiver that hangs cannot hold them (env FLOE_WEBHOOK_WORKERS; default: "
+          + "${DEFAULT-VALUE}).")
+  int webhookWorkers;
+
   @Option(names = "--bootstrap-token", defaultValue = "${env:FLOE_BOOTSTRAP_TOKEN}",
       paramLabel = "TOKEN",
       description = "On first start, use this secret as the admin token instead of generating "
@@ -401,6 +417,8 @@ final class ServeCommand implements Callable<Integer> {
             spark()))
         .withWebhooks(WebhookSettings.DEFAULTS.withPrivateTargets(allowPrivateWebhookTargets)
             .withPollInterval(webhookPollInterval)
+            .withAttemptTimeout(webhookAttemptTimeout)
+            .withWorkers(webhookWorkers)
             .withRetries(new RetryPolicy(RetryPolicy.DEFAULT.first(), webhookMaxBackoff,
                 webhookPauseAfter)));
     FloeServer server = FloeServer.start(settings);

@@ -8,22 +8,27 @@ import io.floe.application.security.AccessPolicy;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.events.EventVisibility;
 import io.floe.application.service.webhooks.CreateSubscriptionService;
+import io.floe.application.service.webhooks.DeliveryScheduler;
 import io.floe.application.service.webhooks.DeleteSubscriptionService;
 import io.floe.application.service.webhooks.GetSubscriptionService;
 import io.floe.application.service.webhooks.ListSubscriptionsService;
 import io.floe.application.service.webhooks.ManagedSubscriptions;
 import io.floe.application.service.webhooks.ResumeSubscriptionService;
 import io.floe.application.service.webhooks.SubscriptionDelivery;
-import io.floe.application.service.webhooks.WebhookDispatcher;
 import io.floe.application.service.webhooks.WebhookTargets;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
  * The wiring of subscriptions (webhooks and Kafka topics): managed in the management API, and
- * the delivery worker that pushes the change feed to them, one server per subscription at a
- * time.
+ * the delivery workers that push the change feed to them, one server per subscription at a
+ * time: a poller that queues the subscriptions that are due, and a bounded pool of workers that
+ * deliver them a turn at a time ({@link DeliveryScheduler}), half of them kept for subscriptions
+ * whose receivers have proven healthy.
  */
 final class WebhooksModule {
   private final Adapters adapters;
@@ -32,7 +37,11 @@ final class WebhooksModule {
   private final ManagedSubscriptions managed;
   private final CreateSubscriptionService create;
   private final ChangePublisher publisher;
-  final WebhookDispatcher dispatcher;
+  /** How many events one turn of a subscription delivers at most before the next one's turn. */
+  static final int EVENTS_PER_TURN = 20;
+  /** An attempt slower than this does not count towards a subscription's proven health. */
+  static final Duration SLOW_ATTEMPT = Duration.ofSeconds(1);
+  final DeliveryScheduler scheduler;
 
   WebhooksModule(Adapters adapters, ServerSettings settings, Clock clock, AccessPolicy policy,
       ChangePublisher publisher, EventVisibility visibility) {
@@ -45,17 +54,33 @@ final class WebhooksModule {
     this.create = new CreateSubscriptionService(store, targets, adapters.namespaces(), policy,
         publisher, adapters.ids(), clock);
     SubscriptionDelivery delivery = new SubscriptionDelivery(store, adapters.changeFeed(),
-        visibility, adapters.orgs(), adapters.principals(), targets, adapters.webhookSender(),
-        adapters.kafkaPublisher(),
-        new WebhookDeliveryMetrics(adapters.metrics().registry()),
-        settings.webhooks().retries(), clock, settings.eventRetention());
-    this.dispatcher = new WebhookDispatcher(store, delivery, adapters.locks(), clock);
+        visibility, adapters.orgs(), adapters.principals(), targets,
+        adapters.deliveryChannel(), new WebhookDeliveryMetrics(adapters.metrics().registry()),
+        settings.webhooks().retries(), clock, settings.eventRetention(), EVENTS_PER_TURN);
+    this.scheduler = new DeliveryScheduler(store, delivery, adapters.locks(), clock,
+        SLOW_ATTEMPT);
   }
 
-  /** The delivery loop: a round every poll interval, kept alive among the server's workers. */
-  Worker start(Workers workers) {
+  /**
+   * The poller (a round every poll interval) and the delivery workers, each kept alive among the
+   * server's workers; closing the result stops them all.
+   */
+  AutoCloseable start(Workers workers) {
     var interval = settings.webhooks().pollInterval();
-    return workers.every("floe-webhooks", interval, interval, dispatcher::deliverDue);
+    List<Worker> started = new ArrayList<>();
+    int count = settings.webhooks().workers();
+    for (int i = 0; i < count; i++) {
+      // With one worker it takes everything; else the first half waits for proven receivers.
+      DeliveryScheduler.Lane lane = i < count / 2 ? DeliveryScheduler.Lane.PROVEN
+          : DeliveryScheduler.Lane.ANY;
+      started.add(workers.start("floe-deliveries-" + (i + 1),
+          () -> scheduler.serve(lane), () -> { }));
+    }
+    started.add(workers.every("floe-webhooks", interval, interval, scheduler::queueDue));
+    return () -> {
+      started.forEach(worker -> worker.close(Duration.ZERO)); // all told to stop at once
+      started.forEach(Worker::close);
+    };
   }
 
   Consumer<RoutesConfig> routes(AuthenticateUseCase authentication) {

@@ -50,10 +50,13 @@ class KafkaSubscriptionsTest {
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final AtomicInteger TOPICS = new AtomicInteger();
-  /** Short timeouts, so that an attempt on a broker that is down fails in seconds. */
+  /**
+   * Short timeouts, so that an attempt on a broker that is down fails in seconds: 2 s to learn
+   * the partitions, 3 s for the acknowledgement.
+   */
   private static final WebhookSettings FAST = new WebhookSettings(true, Duration.ofMillis(100),
       new RetryPolicy(Duration.ofSeconds(1), Duration.ofMinutes(1), 50), Duration.ofSeconds(2),
-      Duration.ofSeconds(3));
+      Duration.ofSeconds(5));
 
   @TempDir static Path directory;
   private static KafkaBroker broker;

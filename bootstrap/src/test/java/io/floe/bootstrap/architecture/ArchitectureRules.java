@@ -11,7 +11,8 @@ import java.util.List;
  * The architecture in one place: dependencies point inward, ports never know each other,
  * adapters drive the application through in-ports, one committer moves metadata pointers, the
  * Icechunk engine knows nothing of the application, no two packages need each other, and
- * persistence's three parts (jooq, cache, embedded) depend on each other one way only.
+ * persistence's three parts (jooq, cache, embedded) depend on each other one way only, and
+ * outbound messaging is driven and alone with the Kafka client.
  * Parameterized by the root package so the same rules run on Floe and on a small fixture that
  * breaks each of them on purpose.
  */
@@ -90,6 +91,14 @@ public final class ArchitectureRules {
                 root + ".adapters.persistence.embedded..")
             .because("the persistence root package holds what jooq, cache and embedded share "
                 + "(DatabaseSettings, SchemaMigrations), so it depends on none of them (each of "
-                + "them -> persistence root)"));
+                + "them -> persistence root)"),
+        noClasses().that().resideInAPackage(root + ".adapters.messaging..")
+            .should().dependOnClassesThat().resideInAPackage(root + ".application.port.in..")
+            .because("outbound messaging adapters are driven: they implement the out-port that "
+                + "delivers events (DeliveryChannel) and never call a use case"),
+        noClasses().that().resideOutsideOfPackage(root + ".adapters.messaging..")
+            .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..")
+            .because("the Kafka client is a detail of outbound messaging: only "
+                + "adapters-messaging speaks it, everything else sees a DeliveryChannel"));
   }
 }

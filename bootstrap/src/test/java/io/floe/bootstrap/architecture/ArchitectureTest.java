@@ -70,7 +70,9 @@ class ArchitectureTest {
       "11, the jOOQ adapters know no cache and no embedded server, OrderRows",
       "12, the caches wrap the jOOQ adapters on any PostgreSQL, OrderCache",
       "13, the persistence root package holds what jooq, cache and embedded share, "
-          + "ConnectionSettings"})
+          + "ConnectionSettings",
+      "14, outbound messaging adapters are driven, ReplyingSender",
+      "15, the Kafka client is a detail of outbound messaging, KafkaForwarder"})
   void aDeliberateViolationFailsWithAReadableMessage(int rule, String reason, String culprit) {
     assertThatThrownBy(() -> FIXTURE_RULES.get(rule).check(FIXTURE))
         .isInstanceOf(AssertionError.class)

@@ -7,23 +7,20 @@ import io.floe.application.model.FeedPosition;
 import io.floe.application.model.SubscriptionTarget;
 import io.floe.application.model.WebhookSubscription;
 import io.floe.application.port.out.ChangeFeed;
-import io.floe.application.port.out.KafkaPublisher;
+import io.floe.application.port.out.DeliveryChannel;
 import io.floe.application.port.out.OrgStore;
 import io.floe.application.port.out.PrincipalStore;
 import io.floe.application.port.out.WebhookMetrics;
-import io.floe.application.port.out.WebhookSender;
 import io.floe.application.port.out.WebhookSubscriptionStore;
 import io.floe.application.security.Caller;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.events.EventVisibility;
 import io.floe.domain.Org;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -38,17 +35,26 @@ import java.util.function.Predicate;
  * delivery, by {@link EventVisibility} for the owner as it is now: an event the owner may no
  * longer read is passed over, never sent.
  *
- * <p>A webhook target gets the event as an HTTP request and counts a {@code 2xx} as the
- * acknowledgement; a Kafka target gets it as a record of its topic, keyed by the changed object
- * ({@link CloudEvents#key}), acknowledged once the cluster has written it. Everything else is the
- * same for both.
+ * <p>The last step, sending one signed event, is the {@link DeliveryChannel}'s: the server gives
+ * this class one channel that picks the adapter of each target's kind (a webhook, a Kafka topic),
+ * so everything here is the same for every kind.
  *
- * <p>The caller holds the subscription's server-wide lock: one server delivers it at a time.
+ * <p>One call is one turn of the subscription: at most {@code eventsPerTurn} events, so that a
+ * subscription with a long backlog gives the worker back to the others between turns. The
+ * caller holds the subscription's server-wide lock: one server delivers it at a time.
  */
 public final class SubscriptionDelivery {
-  static final int BATCH = 100;
   /** How many pending events the lag metric counts at most. */
   static final int LAG_COUNTED = 1_000;
+
+  /**
+   * What a turn came to: whether the subscription has more pending now (it delivered all it
+   * read, and read a full turn), how many attempts it made, whether the last failed, and how
+   * long the slowest took.
+   */
+  public record Turn(boolean morePending, int attempts, boolean failed, Duration slowest) {
+    static final Turn NONE = new Turn(false, 0, false, Duration.ZERO);
+  }
 
   private final WebhookSubscriptionStore store;
   private final ChangeFeed feed;
@@ -56,39 +62,43 @@ public final class SubscriptionDelivery {
   private final OrgStore orgs;
   private final PrincipalStore principals;
   private final WebhookTargets targets;
-  private final WebhookSender sender;
-  private final KafkaPublisher kafka;
+  private final DeliveryChannel<SubscriptionTarget> channel;
   private final WebhookMetrics metrics;
   private final RetryPolicy retries;
   private final Clock clock;
   private final Duration retention;
+  private final int eventsPerTurn;
 
   public SubscriptionDelivery(WebhookSubscriptionStore store, ChangeFeed feed,
       EventVisibility visibility, OrgStore orgs, PrincipalStore principals,
-      WebhookTargets targets, WebhookSender sender, KafkaPublisher kafka, WebhookMetrics metrics,
-      RetryPolicy retries, Clock clock, Duration retention) {
+      WebhookTargets targets, DeliveryChannel<SubscriptionTarget> channel,
+      WebhookMetrics metrics, RetryPolicy retries, Clock clock, Duration retention,
+      int eventsPerTurn) {
+    if (eventsPerTurn < 1) {
+      throw new IllegalArgumentException("a turn delivers at least one event");
+    }
     this.store = store;
     this.feed = feed;
     this.visibility = visibility;
     this.orgs = orgs;
     this.principals = principals;
     this.targets = targets;
-    this.sender = sender;
-    this.kafka = kafka;
+    this.channel = channel;
     this.metrics = metrics;
     this.retries = retries;
     this.clock = clock;
     this.retention = retention;
+    this.eventsPerTurn = eventsPerTurn;
   }
 
-  /** Delivers what is pending for the subscription {@code id}, if it is still due. */
-  public void deliver(UUID orgId, UUID id) {
+  /** One turn of the subscription {@code id}: what is pending, if it is still due. */
+  public Turn deliver(UUID orgId, UUID id) {
     Instant now = clock.instant();
     Optional<WebhookSubscription> current = store.find(orgId, id)
         .filter(found -> !found.state().paused())
         .filter(found -> found.state().nextAttemptAt().map(at -> !at.isAfter(now)).orElse(true));
     if (current.isEmpty()) {
-      return; // deleted, paused or not due since the round began: another server was quicker
+      return Turn.NONE; // deleted, paused or not due since it was queued: another server was quicker
     }
     WebhookSubscription subscription = current.get();
     UUID ownerId = subscription.ownerId();
@@ -98,17 +108,19 @@ public final class SubscriptionDelivery {
         .flatMap(principal -> OrgContext.enter(new Caller(principal), found, principals)));
     if (owner.isEmpty()) {
       store.pause(id, "the owner of the subscription is no longer a member of the org", now);
-      return;
+      return Turn.NONE;
     }
     Predicate<ChangeEvent> visible = visibility.forReader(owner.get());
     ChangeFilter filter = subscription.filter().toChangeFilter();
     Instant notBefore = now.minus(retention);
     FeedPosition position = subscription.state().position();
-    List<ChangeEvent> pending = feed.after(orgId, position, filter, notBefore, BATCH);
+    List<ChangeEvent> pending = feed.after(orgId, position, filter, notBefore, eventsPerTurn);
     FeedPosition reached = position;
     FeedPosition saved = position;
     String secret = null;
     Optional<String> password = Optional.empty();
+    int attempts = 0;
+    Duration slowest = Duration.ZERO;
     for (ChangeEvent event : pending) {
       if (!visible.test(event)) {
         reached = event.position(); // not the owner's to see now: passed over, never sent
@@ -116,15 +128,16 @@ public final class SubscriptionDelivery {
       }
       if (secret == null) {
         secret = store.secret(id);
-        if (subscription.target() instanceof SubscriptionTarget.Kafka) {
-          password = store.kafkaPassword(id);
-        }
+        password = store.kafkaPassword(id);
       }
       int attempt = subscription.state().consecutiveFailures() + 1;
       DeliveryAttempt result = send(subscription, org.get(), secret, password, event,
           attempt);
+      attempts++;
+      slowest = result.latency().compareTo(slowest) > 0 ? result.latency() : slowest;
       if (Thread.currentThread().isInterrupted()) {
-        return; // the server is stopping: this attempt counts for nothing, the next start retries
+        // The server is stopping: this attempt counts for nothing, the next start retries.
+        return new Turn(false, attempts, true, slowest);
       }
       if (!result.delivered()) {
         if (!reached.equals(saved)) {
@@ -136,7 +149,7 @@ public final class SubscriptionDelivery {
                 : Optional.empty(), result);
         metrics.failed(id);
         reportLag(subscription, filter, reached, notBefore);
-        return;
+        return new Turn(false, attempts, true, slowest);
       }
       reached = event.position();
       saved = reached;
@@ -148,6 +161,7 @@ public final class SubscriptionDelivery {
       store.advance(id, reached, Optional.empty());
     }
     reportLag(subscription, filter, reached, notBefore);
+    return new Turn(pending.size() == eventsPerTurn, attempts, false, slowest);
   }
 
   private DeliveryAttempt send(WebhookSubscription subscription, Org org, String secret,
@@ -168,31 +182,13 @@ public final class SubscriptionDelivery {
     headers.put("webhook-timestamp", Long.toString(timestamp));
     headers.put("webhook-signature", WebhookSignature.sign(secret, messageId, timestamp, body));
     long started = System.nanoTime();
-    if (target instanceof SubscriptionTarget.Kafka topic) {
-      Optional<String> failure = kafka.publish(topic, password,
-          CloudEvents.key(org.name().value(), event), kafkaHeaders(headers), body);
-      Duration latency = Duration.ofNanos(System.nanoTime() - started);
-      return new DeliveryAttempt(event.eventId(), at, attempt, Optional.empty(), latency,
-          failure, failure.isEmpty());
-    }
-    URI url = ((SubscriptionTarget.Webhook) target).url();
-    WebhookSender.Response response = sender.post(url, headers, body);
+    DeliveryChannel.Outcome outcome = channel.deliver(target, password,
+        new DeliveryChannel.Message(messageId, CloudEvents.key(org.name().value(), event),
+            headers, body));
     Duration latency = Duration.ofNanos(System.nanoTime() - started);
-    boolean delivered = response.acknowledged();
-    Optional<String> error = delivered ? Optional.empty() : response.error()
-        .or(() -> response.status().map(status -> "the receiver answered " + status));
-    return new DeliveryAttempt(event.eventId(), at, attempt, response.status(), latency, error,
-        delivered);
-  }
-
-  /**
-   * The request's headers as record headers: the content type under the name the CloudEvents
-   * Kafka binding gives it ({@code content-type}), the signature headers as they are.
-   */
-  private static Map<String, String> kafkaHeaders(Map<String, String> headers) {
-    Map<String, String> record = new LinkedHashMap<>();
-    headers.forEach((name, value) -> record.put(name.toLowerCase(Locale.ROOT), value));
-    return record;
+    return new DeliveryAttempt(event.eventId(), at, attempt, outcome.status(), latency,
+        outcome.delivered() ? Optional.empty() : outcome.error().or(() -> Optional.of("?")),
+        outcome.delivered());
   }
 
   private void reportLag(WebhookSubscription subscription, ChangeFilter filter,

@@ -8,10 +8,9 @@ import io.floe.application.model.FeedPosition;
 import io.floe.application.model.SubscriptionTarget;
 import io.floe.application.model.WebhookFilter;
 import io.floe.application.model.WebhookSubscription;
-import io.floe.application.port.out.KafkaPublisher;
+import io.floe.application.port.out.DeliveryChannel;
 import io.floe.application.port.out.StorageNetwork;
 import io.floe.application.port.out.WebhookMetrics;
-import io.floe.application.port.out.WebhookSender;
 import io.floe.application.port.out.inmemory.InMemoryWebhookSubscriptionStore;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogChanges;
@@ -71,22 +70,28 @@ class SubscriptionDeliveryTest {
         public List<URI> credentialServers(BucketConfig bucket) {
           return List.of();
         }
-      }, false), sender, kafka, WebhookMetrics.NONE,
+      }, false), (target, password, message) -> target instanceof SubscriptionTarget.Kafka topic
+          ? kafka.deliver(topic, password, message)
+          : sender.deliver((SubscriptionTarget.Webhook) target, password, message),
+      WebhookMetrics.NONE,
       new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(3), PAUSE_AFTER), bed.clock,
-      Duration.ofDays(7));
+      Duration.ofDays(7), 100);
 
   /** Answers each request with the next status queued, 204 when none is. */
-  private static final class RecordingSender implements WebhookSender {
+  private static final class RecordingSender
+      implements DeliveryChannel<SubscriptionTarget.Webhook> {
     final Deque<Integer> statuses = new ArrayDeque<>();
     final List<Map<String, String>> headers = new ArrayList<>();
     final List<byte[]> bodies = new ArrayList<>();
 
     @Override
-    public Response post(URI url, Map<String, String> sentHeaders, byte[] body) {
-      headers.add(sentHeaders);
-      bodies.add(body);
-      Integer status = statuses.isEmpty() ? 204 : statuses.poll();
-      return new Response(Optional.of(status), Optional.empty());
+    public Outcome deliver(SubscriptionTarget.Webhook target, Optional<String> password,
+        Message message) {
+      headers.add(message.headers());
+      bodies.add(message.body());
+      int status = statuses.isEmpty() ? 204 : statuses.poll();
+      return status < 300 ? Outcome.acknowledged(Optional.of(status))
+          : Outcome.failed(Optional.of(status), "the receiver answered " + status);
     }
 
     List<String> ids() {
@@ -95,7 +100,8 @@ class SubscriptionDeliveryTest {
   }
 
   /** Fails each publication with the next error queued, acknowledges it when none is. */
-  private static final class RecordingPublisher implements KafkaPublisher {
+  private static final class RecordingPublisher
+      implements DeliveryChannel<SubscriptionTarget.Kafka> {
     final Deque<String> errors = new ArrayDeque<>();
     final List<String> keys = new ArrayList<>();
     final List<Map<String, String>> headers = new ArrayList<>();
@@ -103,14 +109,15 @@ class SubscriptionDeliveryTest {
     final List<Optional<String>> passwords = new ArrayList<>();
 
     @Override
-    public Optional<String> publish(SubscriptionTarget.Kafka target, Optional<String> password,
-        String key, Map<String, String> sentHeaders, byte[] value) {
+    public Outcome deliver(SubscriptionTarget.Kafka target, Optional<String> password,
+        Message message) {
       assertThat(target).isEqualTo(TOPIC);
       passwords.add(password);
-      keys.add(key);
-      headers.add(sentHeaders);
-      values.add(value);
-      return Optional.ofNullable(errors.poll());
+      keys.add(message.key());
+      headers.add(message.headers());
+      values.add(message.body());
+      return Optional.ofNullable(errors.poll()).map(why -> Outcome.failed(Optional.empty(), why))
+          .orElseGet(() -> Outcome.acknowledged(Optional.empty()));
     }
   }
 
@@ -264,7 +271,7 @@ class SubscriptionDeliveryTest {
     assertThat(kafka.passwords).containsOnly(Optional.of("pw"));
     for (int i = 0; i < kafka.values.size(); i++) {
       Map<String, String> sent = kafka.headers.get(i);
-      assertThat(sent.get("content-type")).isEqualTo(CloudEvents.CONTENT_TYPE);
+      assertThat(sent.get("Content-Type")).isEqualTo(CloudEvents.CONTENT_TYPE);
       assertThat(WebhookSignature.verify(store.secret(subscription.id()), sent.get("webhook-id"),
           Long.parseLong(sent.get("webhook-timestamp")), kafka.values.get(i),
           sent.get("webhook-signature"))).isTrue();

@@ -143,13 +143,43 @@ class SubscriptionServicesTest {
 
   @Test
   void anOrgHoldsAtMostAHundredSubscriptions() {
-    for (int i = 0; i < CreateSubscriptionService.MAX_PER_ORG; i++) {
-      webhook(bed.admin, URL + "/" + i, WebhookFilter.ALL);
+    int owners = CreateSubscriptionService.MAX_PER_ORG / CreateSubscriptionService.MAX_PER_PRINCIPAL;
+    for (int owner = 0; owner < owners; owner++) {
+      OrgContext admin = bed.member("admin-" + owner, Role.ADMIN);
+      for (int i = 0; i < CreateSubscriptionService.MAX_PER_PRINCIPAL; i++) {
+        webhook(admin, URL + "/" + owner + "/" + i, WebhookFilter.ALL);
+      }
     }
 
     assertThatThrownBy(() -> webhook(bed.admin, URL, WebhookFilter.ALL))
         .isInstanceOf(UnprocessableEntityException.class).hasMessageContaining("100");
     assertThat(store.count(bed.org.id())).isEqualTo(CreateSubscriptionService.MAX_PER_ORG);
+  }
+
+  /**
+   * One member (a reader of one namespace, say) cannot take the org's whole allowance: it owns
+   * at most 20, refused with a 422 and stored nothing, audited nothing; another member and the
+   * admins still subscribe, and deleting one of its own makes room again.
+   */
+  @Test
+  void aPrincipalOwnsAtMostTwentySubscriptionsInAnOrg() {
+    List<WebhookSubscription> owned = new java.util.ArrayList<>();
+    for (int i = 0; i < CreateSubscriptionService.MAX_PER_PRINCIPAL; i++) {
+      owned.add(webhook(analyst, URL + "/" + i, namespace("sales")).subscription());
+    }
+    int audited = audit().size();
+
+    assertThatThrownBy(() -> webhook(analyst, URL, namespace("sales")))
+        .isInstanceOf(UnprocessableEntityException.class)
+        .hasMessageContaining("you own 20 subscriptions in this org already");
+    assertThat(store.count(bed.org.id())).isEqualTo(CreateSubscriptionService.MAX_PER_PRINCIPAL);
+    assertThat(audit()).hasSize(audited);
+
+    webhook(other, URL, namespace("sales"));
+    webhook(bed.admin, URL, WebhookFilter.ALL);
+    delete.delete(analyst, owned.get(0).id());
+    assertThat(webhook(analyst, URL, namespace("sales")).subscription().ownerId())
+        .isEqualTo(analyst.caller().principal().id());
   }
 
   @Test

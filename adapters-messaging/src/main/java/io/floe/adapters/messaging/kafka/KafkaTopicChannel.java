@@ -1,11 +1,12 @@
-package io.floe.adapters.rest.webhooks;
+package io.floe.adapters.messaging.kafka;
 
 import io.floe.application.model.SubscriptionTarget;
-import io.floe.application.port.out.KafkaPublisher;
+import io.floe.application.port.out.DeliveryChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -25,44 +26,70 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Subscription deliveries to Kafka, with Apache Kafka's own producer: one idempotent producer per
- * cluster and user ({@code acks=all}, so a record counts as written once every in-sync replica
- * has it), kept between deliveries; each record is sent and waited for before the next, so a
+ * cluster, user and delivery thread ({@code acks=all}, so a record counts as written once every
+ * in-sync replica has it), kept between deliveries. Per thread, because deliveries run on
+ * several workers at once and a failed send closes its producer: a producer shared between two
+ * workers would abort the other's record in flight, which the cluster may still write (a
+ * duplicate once retried). Each record is sent and waited for before the next, so a
  * subscription's records reach a partition in the order they were sent. The time to reach the
  * cluster ({@code max.block.ms}) and to be answered ({@code delivery.timeout.ms}) are bounded,
  * and a producer whose send failed is closed and replaced at the next attempt, so a failure
- * leaves no record queued behind the caller's back: a retry is the caller's decision.
+ * leaves no record queued behind the caller's back: a retry is the caller's decision. The whole
+ * attempt (learning where the partitions are, then the acknowledgement) is bounded by the
+ * attempt timeout, through the producer's own bounds.
+ *
+ * <p>A record is the event's body under its key (the changed object, so one object's events
+ * land in one partition, in order), with the signature headers under the names the CloudEvents
+ * Kafka binding gives them (lower case: {@code content-type}).
  */
-public final class KafkaEventSender implements KafkaPublisher, AutoCloseable {
+public final class KafkaTopicChannel implements DeliveryChannel<SubscriptionTarget.Kafka>,
+    AutoCloseable {
   private static final AtomicInteger CLIENTS = new AtomicInteger();
 
-  /** What a producer is made for (the password is kept in memory only, never shown). */
+  /**
+   * What a producer is made for, and the thread that uses it (the password is kept in memory
+   * only, never shown).
+   */
   private record Connection(String bootstrapServers, boolean tls, Optional<String> username,
-      Optional<String> password) {
+      Optional<String> password, long thread) {
     @Override
     public String toString() {
       return bootstrapServers + (username.map(user -> " as " + user).orElse(""));
     }
   }
 
+  /** A wait beyond the producer's own bounds, in case it does not keep them. */
+  private static final Duration BACKSTOP = Duration.ofSeconds(5);
+
   private final Duration connectTimeout;
   private final Duration answerTimeout;
   private final Map<Connection, Producer<byte[], byte[]>> producers = new ConcurrentHashMap<>();
 
   /**
-   * {@code connectTimeout} bounds how long a send waits to learn where the topic's partitions
-   * are (the cluster unreachable), {@code answerTimeout} how long the cluster may take to
-   * acknowledge a record once sent.
+   * The producer's own bounds share {@code attemptTimeout}: learning where the topic's partitions
+   * are (the cluster unreachable) takes at most {@code connectTimeout} and never more than half
+   * of it, the acknowledgement of the record the rest. The producer gives up within them by
+   * itself, before the caller moves on, so that nothing it gave up on is written later.
    */
-  public KafkaEventSender(Duration connectTimeout, Duration answerTimeout) {
-    this.connectTimeout = connectTimeout;
-    this.answerTimeout = answerTimeout;
+  public KafkaTopicChannel(Duration connectTimeout, Duration attemptTimeout) {
+    Duration half = attemptTimeout.dividedBy(2);
+    this.connectTimeout = connectTimeout.compareTo(half) < 0 ? connectTimeout : half;
+    this.answerTimeout = attemptTimeout.minus(this.connectTimeout);
   }
 
   @Override
-  public Optional<String> publish(SubscriptionTarget.Kafka target, Optional<String> password,
+  public Outcome deliver(SubscriptionTarget.Kafka target, Optional<String> password,
+      Message message) {
+    Optional<String> failure = publish(target, password, message.key(), message.headers(),
+        message.body());
+    return failure.map(why -> Outcome.failed(Optional.empty(), why))
+        .orElseGet(() -> Outcome.acknowledged(Optional.empty()));
+  }
+
+  private Optional<String> publish(SubscriptionTarget.Kafka target, Optional<String> password,
       String key, Map<String, String> headers, byte[] value) {
     Connection connection = new Connection(target.bootstrapServers(), target.tls(),
-        target.username(), password);
+        target.username(), password, Thread.currentThread().getId());
     Producer<byte[], byte[]> producer;
     try {
       producer = producers.computeIfAbsent(connection, this::open);
@@ -71,13 +98,13 @@ public final class KafkaEventSender implements KafkaPublisher, AutoCloseable {
           + describe(e));
     }
     List<Header> recordHeaders = new ArrayList<>();
-    headers.forEach((name, text) -> recordHeaders.add(new RecordHeader(name,
-        text.getBytes(StandardCharsets.UTF_8))));
+    headers.forEach((name, text) -> recordHeaders.add(new RecordHeader(
+        name.toLowerCase(Locale.ROOT), text.getBytes(StandardCharsets.UTF_8))));
     ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(target.topic(), null,
         key.getBytes(StandardCharsets.UTF_8), value, recordHeaders);
     try {
-      // The producer gives up by itself within these bounds; the wait here is a backstop.
-      producer.send(record).get(connectTimeout.plus(answerTimeout).plusSeconds(5).toMillis(),
+      // The producer gives up by itself within its bounds; the wait here is a backstop.
+      producer.send(record).get(answerTimeout.plus(BACKSTOP).toMillis(),
           TimeUnit.MILLISECONDS);
       return Optional.empty();
     } catch (InterruptedException e) {
