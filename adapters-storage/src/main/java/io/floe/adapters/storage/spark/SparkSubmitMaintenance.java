@@ -75,6 +75,14 @@ public final class SparkSubmitMaintenance implements DistributedMaintenance {
       "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_AUTHORIZATION_TOKEN",
       "GOOGLE_APPLICATION_CREDENTIALS", "AZURE_CLIENT_SECRET", "AZURE_CLIENT_ID",
       "AZURE_TENANT_ID");
+  /**
+   * The AWS SDK computes checksums only where S3 requires them: a body then streams with a
+   * chunk-signed or plain signature, which Floe's S3 endpoint for local buckets takes, never
+   * with a signed checksum trailer, which it does not.
+   */
+  static final Map<String, String> SDK_SETTINGS = Map.of(
+      "AWS_REQUEST_CHECKSUM_CALCULATION", "WHEN_REQUIRED",
+      "AWS_RESPONSE_CHECKSUM_VALIDATION", "WHEN_REQUIRED");
   private static final int TAIL_LINES = 40;
   private static final int TAIL_CHARS = 1800;
   private static final Logger LOG = LoggerFactory.getLogger(SparkSubmitMaintenance.class);
@@ -165,6 +173,7 @@ public final class SparkSubmitMaintenance implements DistributedMaintenance {
     conf.put("spark.sql.catalog.floe.io-impl", TableBoundFileIO.class.getName());
     conf.put("spark.sql.catalog.floe.header.X-Iceberg-Access-Delegation", "vended-credentials");
     conf.put("spark.sql.catalog.floe." + TableBoundFileIO.ENDPOINT, origin(settings.catalogUri()));
+    SDK_SETTINGS.forEach((name, value) -> conf.put("spark.executorEnv." + name, value));
     conf.forEach((key, value) -> command.addAll(List.of("--conf", key + "=" + value)));
     command.add(script.toString());
     command.add(arguments(job));
@@ -281,6 +290,7 @@ public final class SparkSubmitMaintenance implements DistributedMaintenance {
    */
   static void environment(Map<String, String> environment, Job job) {
     AMBIENT_CREDENTIALS.forEach(environment::remove);
+    environment.putAll(SDK_SETTINGS);
     environment.put(TOKEN_VARIABLE, job.token());
   }
 

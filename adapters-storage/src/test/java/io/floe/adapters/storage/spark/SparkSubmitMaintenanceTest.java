@@ -107,7 +107,8 @@ class SparkSubmitMaintenanceTest {
         "GOOGLE_APPLICATION_CREDENTIALS", "/etc/key.json", "PATH", "/usr/bin"));
     SparkSubmitMaintenance.environment(environment, job());
     assertThat(environment).isEqualTo(java.util.Map.of("PATH", "/usr/bin",
-        "FLOE_MAINTENANCE_TOKEN", TOKEN));
+        "FLOE_MAINTENANCE_TOKEN", TOKEN, "AWS_REQUEST_CHECKSUM_CALCULATION", "WHEN_REQUIRED",
+        "AWS_RESPONSE_CHECKSUM_VALIDATION", "WHEN_REQUIRED"));
     try (java.util.jar.JarFile jar = new java.util.jar.JarFile(
         dir.resolve("work").resolve(SparkSubmitMaintenance.FILE_IO_JAR).toFile())) {
       assertThat(jar.stream().map(java.util.jar.JarEntry::getName)).containsExactlyInAnyOrder(
