@@ -2,6 +2,7 @@ package io.floe.bootstrap;
 
 import io.floe.adapters.rest.iceberg.TableUseCases;
 import io.floe.adapters.rest.iceberg.ViewUseCases;
+import io.floe.adapters.rest.s3.LocalBucketEndpoint;
 import io.floe.application.iceberg.MetadataFiles;
 import io.floe.application.iceberg.MetadataLimits;
 import io.floe.application.iceberg.replay.ChangeReplay;
@@ -17,6 +18,7 @@ import io.floe.application.service.catalog.TablePlacement;
 import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.lifecycle.PrefixClaimer;
 import io.floe.application.service.storage.StorageAccessService;
+import io.floe.application.service.storage.LocalBucketJobAccess;
 import io.floe.application.service.storage.TableStorageAccess;
 import io.floe.application.service.table.CommitTableService;
 import io.floe.application.service.table.CommitTransactionService;
@@ -69,7 +71,10 @@ final class CatalogModule {
         publisher, clock, adapters.metrics());
     CatalogObjectRenamer renamer = new CatalogObjectRenamer(locator, objects, publisher, clock,
         policy);
-    this.storageAccess = new TableStorageAccess(storage, storage, policy);
+    // A maintenance job outside the server reaches a local bucket's table through the S3
+    // endpoint, with keys for the table's prefix only.
+    this.storageAccess = new TableStorageAccess(storage, storage, policy,
+        new LocalBucketJobAccess(adapters.localRepoCredentials(), LocalBucketEndpoint.BUCKET));
     this.tableChanges = new TableChanges(files, new ChangeReplay());
     TableCommits commits = new TableCommits(locator, policy, files, committer, publisher,
         tableChanges);

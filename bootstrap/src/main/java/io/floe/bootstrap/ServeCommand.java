@@ -132,7 +132,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--spark-jars", defaultValue = "${env:FLOE_SPARK_JARS}", paramLabel = "PATHS",
       description = "Jars spark-submit adds to the jobs (--jars, comma-separated), e.g. "
-          + "Iceberg's Spark runtime instead of --spark-packages (env FLOE_SPARK_JARS).")
+          + "Iceberg's Spark runtime and AWS bundle instead of --spark-packages "
+          + "(env FLOE_SPARK_JARS).")
   String sparkJars;
 
   @Option(names = "--spark-catalog-uri", defaultValue = "${env:FLOE_SPARK_CATALOG_URI}",
@@ -372,7 +373,9 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /** Iceberg's Spark runtime, the package maintenance jobs get unless told otherwise. */
-  static final String SPARK_RUNTIME = "org.apache.iceberg:iceberg-spark-runtime-3.5_2.12:1.11.0";
+  /** Iceberg's Spark runtime and the AWS SDK its S3FileIO needs: jobs reach storage with it. */
+  static final String SPARK_RUNTIME = "org.apache.iceberg:iceberg-spark-runtime-3.5_2.12:1.11.0,"
+      + "org.apache.iceberg:iceberg-aws-bundle:1.11.0";
 
   /** How Spark maintenance jobs are submitted, when a spark-submit is given. */
   private Optional<SparkSubmitMaintenance.Settings> spark() {

@@ -35,10 +35,11 @@ import org.jclouds.blobstore.BlobStore;
 
 /**
  * The S3 endpoint of local buckets: repos on a directory of the server, served to the clients
- * that write Icechunk repositories themselves (the arraylake client, Python icechunk). It holds
- * one bucket, {@value #BUCKET}, at {@code <server>/}{@value #BUCKET} (path-style), and answers
- * only requests signed (SigV4) with credentials Floe vended for one repo: the access key id says
- * which repo's prefix they reach, the signature is checked with the secret Floe issued for it, and
+ * that write Icechunk repositories themselves (the arraylake client, Python icechunk), and a
+ * table's files, served to the Spark maintenance job of that table. It holds one bucket,
+ * {@value #BUCKET}, at {@code <server>/}{@value #BUCKET} (path-style), and answers only requests
+ * signed (SigV4) with credentials Floe vended for one prefix (a repo's, or a job's table's): the
+ * access key id says which prefix they reach, the signature is checked with the secret Floe issued for it, and
  * every key is confined to that prefix ({@link RepoObjectsUseCase}). s3proxy's handler speaks the
  * protocol: objects (GET with a byte range, HEAD, PUT with If-Match and If-None-Match, DELETE),
  * ListObjects (v1 and v2) and DeleteObjects. Errors are S3's XML documents.

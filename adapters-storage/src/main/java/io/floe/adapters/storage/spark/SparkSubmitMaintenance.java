@@ -3,6 +3,7 @@ package io.floe.adapters.storage.spark;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.floe.adapters.storage.spark.job.TableBoundFileIO;
 import io.floe.application.port.out.DistributedMaintenance;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -28,6 +29,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,13 +43,46 @@ import org.slf4j.LoggerFactory;
  * commit route. The token reaches the driver in its environment, never on a command line. The
  * process is waited for up to the timeout and then ended with everything it started; its output's
  * tail is the failure's reason, and its last line of results is the job's outcome.
+ *
+ * <p>The job works inside its table's boundary: it reaches storage only through
+ * {@link TableBoundFileIO} (shipped to it in a jar of its own), with the credentials the catalog
+ * vends for the table's prefix, and the server's own keys never reach its environment. The driver
+ * first checks every file the table's metadata names lies beneath the table's location and
+ * refuses the job otherwise ({@value #REFUSED_MARKER}): Iceberg's procedures log and skip a file
+ * they fail to delete, so the refusal would otherwise go unreported.
  */
 public final class SparkSubmitMaintenance implements DistributedMaintenance {
   /** The environment variable the driver reads the job's token from. */
   static final String TOKEN_VARIABLE = "FLOE_MAINTENANCE_TOKEN";
   /** The line the driver prints its results on, as JSON after this marker. */
   static final String RESULT_MARKER = "FLOE_MAINTENANCE_RESULT ";
+  /** The line the driver prints when it refuses the job: the reason follows the marker. */
+  static final String REFUSED_MARKER = "FLOE_MAINTENANCE_REFUSED ";
   static final String SCRIPT = "floe_maintenance.py";
+  /** The jar of the job's FileIO, written beside the script. */
+  static final String FILE_IO_JAR = "floe-maintenance-io.jar";
+  /** The classes of that jar: the FileIO and its nested classes. */
+  static final List<Class<?>> FILE_IO_CLASSES = List.of(TableBoundFileIO.class,
+      nested("Input"), nested("Output"));
+  /**
+   * Environment variables through which an SDK would find credentials of the server's own: the
+   * job must hold none but what the catalog vends for its table.
+   */
+  static final List<String> AMBIENT_CREDENTIALS = List.of("AWS_ACCESS_KEY_ID",
+      "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN", "AWS_PROFILE",
+      "AWS_DEFAULT_PROFILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE",
+      "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_ROLE_ARN", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+      "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_AUTHORIZATION_TOKEN",
+      "GOOGLE_APPLICATION_CREDENTIALS", "AZURE_CLIENT_SECRET", "AZURE_CLIENT_ID",
+      "AZURE_TENANT_ID");
+  /**
+   * The AWS SDK computes checksums only where S3 requires them: a body then streams with a
+   * chunk-signed or plain signature, which Floe's S3 endpoint for local buckets takes, never
+   * with a signed checksum trailer, which it does not.
+   */
+  static final Map<String, String> SDK_SETTINGS = Map.of(
+      "AWS_REQUEST_CHECKSUM_CALCULATION", "WHEN_REQUIRED",
+      "AWS_RESPONSE_CHECKSUM_VALIDATION", "WHEN_REQUIRED");
   private static final int TAIL_LINES = 40;
   private static final int TAIL_CHARS = 1800;
   private static final Logger LOG = LoggerFactory.getLogger(SparkSubmitMaintenance.class);
@@ -91,6 +127,7 @@ public final class SparkSubmitMaintenance implements DistributedMaintenance {
 
   private final Settings settings;
   private final Path script;
+  private final Path fileIoJar;
 
   /** Writes the driver script into {@code workDir}, where every job then runs it from. */
   public SparkSubmitMaintenance(Settings settings, Path workDir) {
@@ -104,6 +141,8 @@ public final class SparkSubmitMaintenance implements DistributedMaintenance {
         }
         Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
       }
+      this.fileIoJar = workDir.resolve(FILE_IO_JAR);
+      writeFileIoJar(fileIoJar);
     } catch (IOException e) {
       throw new UncheckedIOException("could not write the Spark maintenance driver to "
           + workDir, e);
@@ -115,7 +154,8 @@ public final class SparkSubmitMaintenance implements DistributedMaintenance {
     List<String> command = new ArrayList<>(List.of(settings.sparkSubmit().toString(),
         "--master", settings.master(), "--name", "floe-maintenance-" + job.id()));
     settings.packages().ifPresent(packages -> command.addAll(List.of("--packages", packages)));
-    settings.jars().ifPresent(jars -> command.addAll(List.of("--jars", jars)));
+    command.addAll(List.of("--jars", settings.jars().map(jars -> fileIoJar + "," + jars)
+        .orElse(fileIoJar.toString())));
     Map<String, String> conf = new LinkedHashMap<>();
     conf.put("spark.sql.extensions",
         "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
@@ -129,6 +169,11 @@ public final class SparkSubmitMaintenance implements DistributedMaintenance {
       int eq = pair.indexOf('=');
       conf.put(pair.substring(0, eq), pair.substring(eq + 1));
     }
+    // The table's boundary, after the operator's configuration so nothing there replaces it.
+    conf.put("spark.sql.catalog.floe.io-impl", TableBoundFileIO.class.getName());
+    conf.put("spark.sql.catalog.floe.header.X-Iceberg-Access-Delegation", "vended-credentials");
+    conf.put("spark.sql.catalog.floe." + TableBoundFileIO.ENDPOINT, origin(settings.catalogUri()));
+    SDK_SETTINGS.forEach((name, value) -> conf.put("spark.executorEnv." + name, value));
     conf.forEach((key, value) -> command.addAll(List.of("--conf", key + "=" + value)));
     command.add(script.toString());
     command.add(arguments(job));
@@ -159,7 +204,7 @@ public final class SparkSubmitMaintenance implements DistributedMaintenance {
   @Override
   public Outcome run(Job job) {
     ProcessBuilder builder = new ProcessBuilder(command(job)).redirectErrorStream(true);
-    builder.environment().put(TOKEN_VARIABLE, job.token());
+    environment(builder.environment(), job);
     // The driver's Python, when the configuration names one, also for spark-submit's own scripts.
     settings.confValue("spark.pyspark.python").ifPresent(python -> {
       builder.environment().put("PYSPARK_PYTHON", python);
@@ -174,7 +219,8 @@ public final class SparkSubmitMaintenance implements DistributedMaintenance {
     }
     Deque<String> tail = new ArrayDeque<>();
     AtomicReference<String> result = new AtomicReference<>();
-    Thread reader = new Thread(() -> read(process, job, tail, result),
+    AtomicReference<String> refusal = new AtomicReference<>();
+    Thread reader = new Thread(() -> read(process, job, tail, result, refusal),
         "floe-spark-job-" + job.id());
     reader.setDaemon(true);
     reader.start();
@@ -192,6 +238,9 @@ public final class SparkSubmitMaintenance implements DistributedMaintenance {
       throw new Failed("the Spark job was stopped with the server: " + tail(tail));
     }
     int code = process.exitValue();
+    if (refusal.get() != null) {
+      throw new Failed("the Spark job refused the table: " + refusal.get());
+    }
     if (code != 0 || result.get() == null) {
       throw new Failed("spark-submit exited with " + code
           + (code == 0 ? " without reporting a result" : "") + ": " + tail(tail));
@@ -202,7 +251,7 @@ public final class SparkSubmitMaintenance implements DistributedMaintenance {
   }
 
   private static void read(Process process, Job job, Deque<String> tail,
-      AtomicReference<String> result) {
+      AtomicReference<String> result, AtomicReference<String> refusal) {
     try (BufferedReader lines = new BufferedReader(
         new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
@@ -210,6 +259,8 @@ public final class SparkSubmitMaintenance implements DistributedMaintenance {
         LOG.debug("spark job {}: {}", job.id(), line);
         if (line.startsWith(RESULT_MARKER)) {
           result.set(line.substring(RESULT_MARKER.length()));
+        } else if (line.startsWith(REFUSED_MARKER)) {
+          refusal.compareAndSet(null, line.substring(REFUSED_MARKER.length()));
         }
         synchronized (tail) {
           tail.addLast(line);
@@ -231,6 +282,50 @@ public final class SparkSubmitMaintenance implements DistributedMaintenance {
     }
     return text.length() > TAIL_CHARS ? "..." + text.substring(text.length() - TAIL_CHARS)
         : text;
+  }
+
+  /**
+   * The job's environment, from the server's: without any credentials an SDK would find there,
+   * with the job's token.
+   */
+  static void environment(Map<String, String> environment, Job job) {
+    AMBIENT_CREDENTIALS.forEach(environment::remove);
+    environment.putAll(SDK_SETTINGS);
+    environment.put(TOKEN_VARIABLE, job.token());
+  }
+
+  /** Scheme, host and port of {@code uri}: where Floe's S3 endpoint answers too. */
+  static String origin(URI uri) {
+    return uri.getScheme() + "://" + uri.getRawAuthority();
+  }
+
+  /** Writes the jar of the job's FileIO from this server's own class files. */
+  static void writeFileIoJar(Path jar) throws IOException {
+    Path partial = jar.resolveSibling(jar.getFileName() + ".partial");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(partial))) {
+      for (Class<?> type : FILE_IO_CLASSES) {
+        String entry = type.getName().replace('.', '/') + ".class";
+        try (InputStream in = type.getClassLoader().getResourceAsStream(entry)) {
+          if (in == null) {
+            throw new IllegalStateException(entry + " is missing from the server's jar");
+          }
+          out.putNextEntry(new JarEntry(entry));
+          in.transferTo(out);
+          out.closeEntry();
+        }
+      }
+    }
+    Files.move(partial, jar, StandardCopyOption.REPLACE_EXISTING,
+        StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private static Class<?> nested(String name) {
+    try {
+      return Class.forName(TableBoundFileIO.class.getName() + "$" + name, false,
+          TableBoundFileIO.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** Ends the process and every process it started (the driver's Python, a local Spark). */

@@ -61,7 +61,9 @@ class SparkSubmitMaintenanceTest {
     assertThat(outcome).isEqualTo(new DistributedMaintenance.Outcome(
         "spark: compaction done (200 files into 1)", Optional.of(6), Optional.of(1)));
     List<String> lines = Files.readAllLines(seen);
-    assertThat(lines.get(0)).contains("--master local[2]", "--jars /jars/iceberg-spark-runtime.jar",
+    assertThat(lines.get(0)).contains("--master local[2]",
+        "--jars " + dir.resolve("work").resolve(SparkSubmitMaintenance.FILE_IO_JAR)
+            + ",/jars/iceberg-spark-runtime.jar",
         "--conf spark.sql.catalog.floe.uri=http://127.0.0.1:8181/iceberg",
         "--conf spark.sql.catalog.floe.warehouse=my-org", "--conf spark.executor.memory=1g",
         "floe_maintenance.py", "\"namespace\":\"sales\"", "\"table\":\"orders\"",
@@ -70,6 +72,61 @@ class SparkSubmitMaintenanceTest {
     assertThat(lines.get(1)).isEqualTo("token=" + TOKEN);
     assertThat(dir.resolve("work").resolve("floe_maintenance.py")).content()
         .contains("CALL {CATALOG}.system.rewrite_data_files");
+  }
+
+  @Test
+  void theJobReachesStorageOnlyThroughTheTableBoundFileIoWithVendedCredentials()
+      throws Exception {
+    Path seen = dir.resolve("seen");
+    Path script = dir.resolve("spark-submit");
+    Files.writeString(script, "#!/bin/sh\necho \"$@\" > " + seen + "\n"
+        + "echo 'FLOE_MAINTENANCE_RESULT {\"outcome\": \"spark: \"}'\n");
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+    // An operator's configuration cannot swap the FileIO or drop the delegation header.
+    SparkSubmitMaintenance spark = new SparkSubmitMaintenance(
+        new SparkSubmitMaintenance.Settings(script, "local[2]",
+            URI.create("http://127.0.0.1:8181/iceberg"),
+            List.of("spark.sql.catalog.floe.io-impl=org.apache.iceberg.hadoop.HadoopFileIO",
+                "spark.sql.catalog.floe.header.X-Iceberg-Access-Delegation=remote-signing"),
+            Optional.empty(), Optional.empty(), Duration.ofMinutes(1)),
+        dir.resolve("work"));
+
+    spark.run(job());
+
+    List<String> lines = Files.readAllLines(seen);
+    assertThat(lines.get(0)).contains(
+        "--jars " + dir.resolve("work").resolve(SparkSubmitMaintenance.FILE_IO_JAR) + " ",
+        "--conf spark.sql.catalog.floe.io-impl="
+            + "io.floe.adapters.storage.spark.job.TableBoundFileIO",
+        "--conf spark.sql.catalog.floe.header.X-Iceberg-Access-Delegation=vended-credentials",
+        "--conf spark.sql.catalog.floe.floe.local-bucket.endpoint=http://127.0.0.1:8181 ")
+        .doesNotContain("HadoopFileIO", "remote-signing");
+    // Whatever credentials the server's environment holds, the job's holds none of them.
+    java.util.Map<String, String> environment = new java.util.HashMap<>(java.util.Map.of(
+        "AWS_ACCESS_KEY_ID", "AKIA", "AWS_SECRET_ACCESS_KEY", "s", "AWS_PROFILE", "prod",
+        "GOOGLE_APPLICATION_CREDENTIALS", "/etc/key.json", "PATH", "/usr/bin"));
+    SparkSubmitMaintenance.environment(environment, job());
+    assertThat(environment).isEqualTo(java.util.Map.of("PATH", "/usr/bin",
+        "FLOE_MAINTENANCE_TOKEN", TOKEN, "AWS_REQUEST_CHECKSUM_CALCULATION", "WHEN_REQUIRED",
+        "AWS_RESPONSE_CHECKSUM_VALIDATION", "WHEN_REQUIRED"));
+    try (java.util.jar.JarFile jar = new java.util.jar.JarFile(
+        dir.resolve("work").resolve(SparkSubmitMaintenance.FILE_IO_JAR).toFile())) {
+      assertThat(jar.stream().map(java.util.jar.JarEntry::getName)).containsExactlyInAnyOrder(
+          "io/floe/adapters/storage/spark/job/TableBoundFileIO.class",
+          "io/floe/adapters/storage/spark/job/TableBoundFileIO$Input.class",
+          "io/floe/adapters/storage/spark/job/TableBoundFileIO$Output.class");
+    }
+  }
+
+  @Test
+  void aRefusalOfTheDriverIsTheFailuresReason() throws Exception {
+    SparkSubmitMaintenance spark = submitting("echo 'FLOE_MAINTENANCE_REFUSED 1 file(s) named "
+        + "by the table lie outside its location: data or delete file file:///tmp/x'\n"
+        + "echo 'Traceback (most recent call last): ...'\nexit 3", Duration.ofMinutes(1));
+
+    assertThatThrownBy(() -> spark.run(job())).isInstanceOf(Failed.class)
+        .hasMessage("the Spark job refused the table: 1 file(s) named by the table lie outside "
+            + "its location: data or delete file file:///tmp/x");
   }
 
   @Test

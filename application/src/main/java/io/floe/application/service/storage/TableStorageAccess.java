@@ -29,11 +29,19 @@ public final class TableStorageAccess {
   private final CredentialVendor vendor;
   private final RequestSigner signer;
   private final AccessPolicy policy;
+  private final LocalBucketJobAccess jobs;
 
   public TableStorageAccess(CredentialVendor vendor, RequestSigner signer, AccessPolicy policy) {
+    this(vendor, signer, policy, LocalBucketJobAccess.NONE);
+  }
+
+  /** {@code jobs}: what maintenance jobs outside the server get for tables on local buckets. */
+  public TableStorageAccess(CredentialVendor vendor, RequestSigner signer, AccessPolicy policy,
+      LocalBucketJobAccess jobs) {
     this.vendor = vendor;
     this.signer = signer;
     this.policy = policy;
+    this.jobs = jobs;
   }
 
   /**
@@ -47,7 +55,9 @@ public final class TableStorageAccess {
   /**
    * Adds what the engine asked for to reach the table's files: vended credentials when asked
    * for and the bucket can vend them; otherwise, for an engine that asked for any delegation,
-   * remote signing where the bucket allows it (S3-compatible stores without STS).
+   * remote signing where the bucket allows it (S3-compatible stores without STS). A maintenance
+   * job asking for vended credentials on a local bucket gets keys of Floe's S3 endpoint for the
+   * table's prefix ({@link LocalBucketJobAccess}).
    */
   public LoadTableResponse withStorageAccess(OrgContext context, TableIdentifier identifier,
       LoadTableResponse response, BucketConfig bucket, StoragePath location, Access access,
@@ -71,6 +81,13 @@ public final class TableStorageAccess {
   /** What {@link #withStorageAccess} adds to a response, on its own. */
   public Granted grant(OrgContext context, TableIdentifier identifier, BucketConfig bucket,
       StoragePath location, Access access, Set<AccessDelegation> delegation) {
+    if (delegation.contains(AccessDelegation.VENDED_CREDENTIALS)) {
+      Optional<Map<String, String>> jobKeys = jobs.config(context.caller(), bucket, location,
+          access);
+      if (jobKeys.isPresent()) {
+        return new Granted(jobKeys.get(), List.of());
+      }
+    }
     Optional<Credential> credential = delegation.contains(AccessDelegation.VENDED_CREDENTIALS)
         ? vendedCredential(context, bucket, location, access) : Optional.empty();
     if (credential.isPresent()) {
