@@ -325,10 +325,19 @@ final class ServeCommand implements Callable<Integer> {
           + "JVM's heap ceiling, at least 8m).")
   Long maxMetadataSize;
 
+  @Option(names = "--max-format-version",
+      defaultValue = "${env:FLOE_MAX_FORMAT_VERSION:-" + MetadataLimits.SPEC_MAX_FORMAT_VERSION
+          + "}", paramLabel = "VERSION",
+      description = "The highest table format version a table may be created in, upgraded to "
+          + "or registered with, 1 to " + MetadataLimits.SPEC_MAX_FORMAT_VERSION
+          + " (env FLOE_MAX_FORMAT_VERSION; default: ${DEFAULT-VALUE}).")
+  int maxFormatVersion;
+
   /** The limits the options give, the size by default from the heap this JVM may grow to. */
   private MetadataLimits metadataLimits() {
     MetadataLimits limits = MetadataLimits.forHeap(Runtime.getRuntime().maxMemory())
-        .withMaxSchemaDepth(maxSchemaDepth).withMaxSchemaFields(maxSchemaFields);
+        .withMaxSchemaDepth(maxSchemaDepth).withMaxSchemaFields(maxSchemaFields)
+        .withMaxFormatVersion(maxFormatVersion);
     return maxMetadataSize == null ? limits : limits.withMaxMetadataBytes(maxMetadataSize);
   }
 

@@ -23,10 +23,14 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
@@ -36,8 +40,10 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.deletes.BaseDVFileWriter;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
@@ -315,6 +321,82 @@ class TableMaintenanceTest {
     ManagementApi stranger = new ManagementApi(floe.port(), floe.newOrg().token());
     assertThat(stranger.post("/orgs/" + org.warehouse() + "/iceberg/namespaces/kept/tables/"
         + "guarded/maintenance", Map.of("rewrite_manifests", true)).status()).isEqualTo(404);
+  }
+
+  /**
+   * A merge-on-read v3 table: three appends per partition, then a deletion vector on one file of
+   * each partition. Compaction applies the vectors, drops them in the same commit and keeps each
+   * surviving row's {@code _row_id} and {@code _last_updated_sequence_number}, as Iceberg's own
+   * reader sees them before (inherited from the files) and after (written in the new files).
+   */
+  @Test
+  void compactionOfAV3TableAppliesItsDeletionVectorsAndKeepsEveryRowId() throws IOException {
+    Table table = catalog.createTable(TableIdentifier.of(ns, "lineage"), SCHEMA, SPEC,
+        Map.of(TableProperties.FORMAT_VERSION, "3"));
+    for (long commit = 0; commit < 3; commit++) {
+      List<Long> ids = new ArrayList<>();
+      for (long i = 0; i < 4 * PARTITIONS; i++) {
+        ids.add(commit * 100 + i);
+      }
+      append(table, ids);
+    }
+    table.refresh();
+    Snapshot appended = table.currentSnapshot();
+    OutputFileFactory dvFiles = OutputFileFactory.builderFor(table, 1, 1)
+        .format(FileFormat.PUFFIN).build();
+    BaseDVFileWriter dvs = new BaseDVFileWriter(dvFiles, path -> null);
+    List<Long> deleted = new ArrayList<>();
+    try (dvs; CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(appended.snapshotId()).planFiles()) {
+      for (FileScanTask task : tasks) {
+        if (rows(table, task).get(0) >= 100 && rows(table, task).get(0) < 200) {
+          // The middle commit's file of each partition loses its second row.
+          dvs.delete(task.file().location(), 1, table.spec(), task.file().partition());
+          deleted.add(rows(table, task).get(1));
+        }
+      }
+    }
+    RowDelta delta = table.newRowDelta();
+    dvs.result().deleteFiles().forEach(delta::addDeletes);
+    delta.commit();
+    assertThat(deleted).hasSize(PARTITIONS);
+    Map<Long, String> before = lineage(table);
+    assertThat(before).hasSize(3 * 4 * PARTITIONS - PARTITIONS).doesNotContainKeys(
+        deleted.toArray(Long[]::new));
+    assertThat(before.values()).doesNotHaveDuplicates();
+
+    ManagementApi.Reply done = maintain("lineage", Map.of(
+        "compact", Map.of("target_file_size_bytes", 8 * 1024 * 1024, "min_input_files", 2)));
+
+    assertThat(done.status()).as(done.body().toString()).isEqualTo(200);
+    assertThat(done.body().at("/compaction/outcome").asText()).isEqualTo("done");
+    assertThat(done.body().at("/compaction/input_files").asInt()).isEqualTo(3 * PARTITIONS);
+    assertThat(done.body().at("/compaction/output_files").asInt()).isEqualTo(PARTITIONS);
+    table.refresh();
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("total-delete-files", "0").containsEntry("total-data-files",
+            Integer.toString(PARTITIONS));
+    assertThat(lineage(table)).as("every row keeps its id and last update")
+        .isEqualTo(before);
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().includeColumnStats().planFiles()) {
+      for (FileScanTask task : tasks) {
+        assertThat(task.deletes()).isEmpty();
+        // The new file holds every row's id as a column of its own.
+        assertThat(task.file().valueCounts()).containsEntry(MetadataColumns.ROW_ID.fieldId(),
+            task.file().recordCount());
+      }
+    }
+  }
+
+  /** Each row's id, with its row id and last updated sequence number as Iceberg reads them. */
+  private static Map<Long, String> lineage(Table table) {
+    Map<Long, String> lineage = new java.util.TreeMap<>();
+    read(IcebergGenerics.read(table).project(MetadataColumns.schemaWithRowLineage(
+        table.schema())).build(), record -> lineage.put((Long) record.getField("id"),
+            record.getField(MetadataColumns.ROW_ID.name()) + "@"
+                + record.getField(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.name())));
+    return lineage;
   }
 
   private ManagementApi.Reply maintain(String table, Map<String, Object> body) {

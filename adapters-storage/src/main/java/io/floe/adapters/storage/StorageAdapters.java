@@ -103,6 +103,15 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
   }
 
   @Override
+  public Map<String, String> refreshConfig(BucketConfig bucket, String endpoint) {
+    return switch (bucket.platform()) {
+      case S3, S3_COMPATIBLE -> S3CredentialVendor.refreshConfig(endpoint);
+      case GCS -> GcsCredentialVendor.refreshConfig(endpoint);
+      default -> Map.of();
+    };
+  }
+
+  @Override
   public boolean canSign(BucketConfig bucket) {
     return s3Signer.canSign(bucket);
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Collection;
 import java.util.Map;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -25,10 +26,14 @@ import org.apache.iceberg.types.Types;
  *   <li>{@link #maxMetadataBytes}: the size of a metadata file, read or written (uncompressed),
  *   and also the sum of the lengths of every field's full name in one request body or metadata
  *   file, which is what iceberg-core's index of the names holds.</li>
+ *   <li>{@link #maxFormatVersion}: the highest table format version a table may be created in,
+ *   upgraded to or registered with, at most the spec's last ({@link FormatVersions}).</li>
  * </ul>
  */
-public record MetadataLimits(int maxSchemaDepth, int maxSchemaFields, long maxMetadataBytes) {
+public record MetadataLimits(int maxSchemaDepth, int maxSchemaFields, long maxMetadataBytes,
+    int maxFormatVersion) {
   public static final int DEFAULT_MAX_SCHEMA_DEPTH = 32;
+  public static final int SPEC_MAX_FORMAT_VERSION = FormatVersions.SPEC_MAX;
   public static final int DEFAULT_MAX_SCHEMA_FIELDS = 20_000;
   /** The heap a parsed metadata file of the largest size may take, as a share of the heap. */
   static final int HEAP_SHARE = 16;
@@ -45,6 +50,12 @@ public record MetadataLimits(int maxSchemaDepth, int maxSchemaFields, long maxMe
       throw new IllegalArgumentException("metadata limits must be positive, got depth "
           + maxSchemaDepth + ", fields " + maxSchemaFields + ", bytes " + maxMetadataBytes);
     }
+    FormatVersions.requireDefined(maxFormatVersion);
+  }
+
+  /** Limits allowing every format version the spec defines. */
+  public MetadataLimits(int maxSchemaDepth, int maxSchemaFields, long maxMetadataBytes) {
+    this(maxSchemaDepth, maxSchemaFields, maxMetadataBytes, SPEC_MAX_FORMAT_VERSION);
   }
 
   /** The default limits for a JVM whose heap may grow to {@code maxHeapBytes}. */
@@ -63,15 +74,24 @@ public record MetadataLimits(int maxSchemaDepth, int maxSchemaFields, long maxMe
   }
 
   public MetadataLimits withMaxSchemaDepth(int depth) {
-    return new MetadataLimits(depth, maxSchemaFields, maxMetadataBytes);
+    return new MetadataLimits(depth, maxSchemaFields, maxMetadataBytes, maxFormatVersion);
   }
 
   public MetadataLimits withMaxSchemaFields(int fields) {
-    return new MetadataLimits(maxSchemaDepth, fields, maxMetadataBytes);
+    return new MetadataLimits(maxSchemaDepth, fields, maxMetadataBytes, maxFormatVersion);
   }
 
   public MetadataLimits withMaxMetadataBytes(long bytes) {
-    return new MetadataLimits(maxSchemaDepth, maxSchemaFields, bytes);
+    return new MetadataLimits(maxSchemaDepth, maxSchemaFields, bytes, maxFormatVersion);
+  }
+
+  public MetadataLimits withMaxFormatVersion(int version) {
+    return new MetadataLimits(maxSchemaDepth, maxSchemaFields, maxMetadataBytes, version);
+  }
+
+  /** Refuses a rise of a table's format version above the limit ({@link FormatVersions}). */
+  public void checkFormatVersion(TableMetadata before, TableMetadata after, String what) {
+    FormatVersions.requireAllowed(maxFormatVersion, before, after, what);
   }
 
   /**

@@ -76,6 +76,12 @@ public final class IdentityCheckedStorage implements BucketStorageProvider,
       Access access, String requester) {
     return vendor.vend(usable(bucket), location, access, requester);
   }
+  /** Properties only: the endpoint is the catalog's own route, no destination of the bucket's. */
+  @Override
+  public Map<String, String> refreshConfig(BucketConfig bucket, String endpoint) {
+    return vendor.refreshConfig(bucket, endpoint);
+  }
+
 
   @Override
   public boolean canSign(BucketConfig bucket) {

@@ -23,6 +23,8 @@ import org.apache.iceberg.rest.responses.RemoteSignResponse;
 public final class RecordingStorageAccess implements CredentialVendor, RequestSigner {
   /** The config key of a vended credential that names its access. */
   public static final String ACCESS = "test.access";
+  /** The config key a vended credential names its refresh endpoint with (as S3 does). */
+  public static final String REFRESH_ENDPOINT = "client.refresh-credentials-endpoint";
   /** The config key remote signing adds, with the endpoint the engine is to call. */
   public static final String SIGNER_ENDPOINT = "s3.signer.endpoint";
 
@@ -50,6 +52,11 @@ public final class RecordingStorageAccess implements CredentialVendor, RequestSi
     grants.add(new Grant("vend", location, access, requester));
     return Optional.of(new VendedCredentials(Map.of("s3.access-key-id", "key-" + requester,
         ACCESS, access.name()), clock.instant().plus(Duration.ofHours(1))));
+  }
+
+  @Override
+  public Map<String, String> refreshConfig(BucketConfig bucket, String endpoint) {
+    return Map.of(REFRESH_ENDPOINT, endpoint);
   }
 
   @Override

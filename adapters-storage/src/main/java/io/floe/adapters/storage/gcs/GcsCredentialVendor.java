@@ -80,4 +80,13 @@ public final class GcsCredentialVendor implements CredentialVendor {
     }
     return Optional.of(google.createScoped(CLOUD_PLATFORM));
   }
+
+  /**
+   * Makes Iceberg's GCSFileIO refresh the vended token through the table's credentials route
+   * ({@code OAuth2RefreshCredentialsHandler}) instead of failing once it expires.
+   */
+  public static Map<String, String> refreshConfig(String endpoint) {
+    return Map.of(GCPProperties.GCS_OAUTH2_REFRESH_CREDENTIALS_ENDPOINT, endpoint,
+        GCPProperties.GCS_OAUTH2_REFRESH_CREDENTIALS_ENABLED, "true");
+  }
 }

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.apache.iceberg.aws.AwsClientProperties;
 import org.apache.iceberg.aws.s3.S3FileIOProperties;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
@@ -92,6 +93,15 @@ public final class S3CredentialVendor implements CredentialVendor {
     config.put(S3FileIOProperties.SESSION_TOKEN_EXPIRES_AT_MS,
         Long.toString(session.expiration().toEpochMilli()));
     return Optional.of(new VendedCredentials(config, session.expiration()));
+  }
+
+  /**
+   * Makes Iceberg's S3FileIO refresh what was vended through the table's credentials route
+   * ({@code VendedCredentialsProvider}) instead of failing once the session expires.
+   */
+  public static Map<String, String> refreshConfig(String endpoint) {
+    return Map.of(AwsClientProperties.REFRESH_CREDENTIALS_ENDPOINT, endpoint,
+        AwsClientProperties.REFRESH_CREDENTIALS_ENABLED, "true");
   }
 
   /** STS session names allow letters, digits and {@code +=,.@-}, at most 64 characters. */

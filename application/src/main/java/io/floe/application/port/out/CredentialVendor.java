@@ -34,4 +34,13 @@ public interface CredentialVendor {
    */
   Optional<VendedCredentials> vend(BucketConfig bucket, StoragePath location, Access access,
       String requester);
+
+  /**
+   * The FileIO properties that make an engine's FileIO fetch fresh credentials from
+   * {@code endpoint} (a path relative to the catalog's URI, the table's credentials route) before
+   * the ones vended for {@code bucket} expire; empty for a platform whose FileIO cannot.
+   */
+  default Map<String, String> refreshConfig(BucketConfig bucket, String endpoint) {
+    return Map.of();
+  }
 }

@@ -13,10 +13,12 @@ import org.apache.iceberg.Table;
 public interface DataFileRewriter {
 
   /**
-   * The rows of {@code files} (Parquet files without deletes, all of one partition of one spec),
-   * written in the table's current schema into new Parquet files of about
+   * The live rows of {@code files} (Parquet files of one partition of one spec, with no equality
+   * deletes: their position deletes and deletion vectors are applied), written in the table's
+   * current schema into new Parquet files of about
    * {@code targetFileSizeBytes} each, in the same spec and partition. Streams row by row: the
-   * memory it needs does not grow with the number or size of the files.
+   * memory it needs does not grow with the number or size of the files. Rows of a table with
+   * row lineage keep their row id and last updated sequence number.
    */
   List<DataFile> rewrite(Table table, List<FileScanTask> files, long targetFileSizeBytes);
 }

@@ -32,11 +32,15 @@ public final class RegistrationSource {
   public static Table table(MetadataFiles files, BucketConfig bucket, String namespaceUri,
       String metadataLocation) {
     TableLocations.requireWithin(bucket, namespaceUri, FIELD, metadataLocation);
-    return uniformly(metadataLocation, () -> {
+    Table table = uniformly(metadataLocation, () -> {
       TableMetadata metadata = files.readTable(bucket, metadataLocation);
       TableLocations.requireWithin(bucket, namespaceUri, metadata);
       return new Table(metadata, TableLocations.pathIn(bucket, metadata.location()));
     });
+    // Outside the uniform answer: the file is the caller's own, readable, and only its version
+    // is refused, which the caller needs to know.
+    files.limits().checkFormatVersion(null, table.metadata(), "the registered table");
+    return table;
   }
 
   public static View view(MetadataFiles files, BucketConfig bucket, String namespaceUri,

@@ -7,9 +7,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.RewriteFiles;
@@ -28,9 +33,11 @@ import org.slf4j.LoggerFactory;
  * rewritten into files of about the target size ({@link DataFileRewriter}), all committed as one
  * {@link RewriteFiles} that validates from the snapshot it read. An append that races it is kept
  * (iceberg-core's retry re-applies the rewrite on the new head); a delete that touches a
- * rewritten file makes it give up, deleting the files it wrote. Files with position or equality
- * deletes are skipped: rewriting them would have to apply the deletes, which this step leaves to
- * an engine.
+ * rewritten file makes it give up, deleting the files it wrote. Position deletes and deletion
+ * vectors are applied while rewriting, and those that name one rewritten file only leave in the
+ * same commit, so merge-on-read tables are compacted too. Files with equality deletes are skipped:
+ * applying them holds every deleted key in memory, and the delete files would stay anyway, since
+ * they apply to other files as well.
  */
 final class DataCompaction {
   private static final Logger LOG = LoggerFactory.getLogger(DataCompaction.class);
@@ -76,6 +83,7 @@ final class DataCompaction {
           // committed meanwhile still applies to them.
           .dataSequenceNumber(start.sequenceNumber());
       groups.stream().flatMap(List::stream).forEach(task -> rewrite.deleteFile(task.file()));
+      appliedDeletes(groups).forEach(rewrite::deleteFile);
       written.forEach(rewrite::addFile);
       rewrite.commit();
     } catch (CommitStateUnknownException e) {
@@ -109,7 +117,8 @@ final class DataCompaction {
         if (file.fileSizeInBytes() >= settings.targetFileSizeBytes()) {
           continue;
         }
-        if (!task.deletes().isEmpty()) {
+        if (task.deletes().stream()
+            .anyMatch(delete -> delete.content() == FileContent.EQUALITY_DELETES)) {
           withDeletes++;
         } else if (file.format() != FileFormat.PARQUET) {
           otherFormat++;
@@ -126,6 +135,21 @@ final class DataCompaction {
     List<List<FileScanTask>> groups = byPartition.values().stream()
         .filter(group -> group.size() >= settings.minInputFiles()).toList();
     return new Plan(groups, withDeletes, otherFormat);
+  }
+
+  /**
+   * The delete files the rewrite applied that name only files it rewrote (deletion vectors, and
+   * position delete files scoped to one data file): nothing else refers to them once it commits.
+   */
+  private static Set<DeleteFile> appliedDeletes(List<List<FileScanTask>> groups) {
+    Set<String> rewritten = groups.stream().flatMap(List::stream)
+        .map(task -> task.file().location()).collect(Collectors.toSet());
+    Map<String, DeleteFile> applied = new LinkedHashMap<>();
+    groups.stream().flatMap(List::stream).flatMap(task -> task.deletes().stream())
+        .filter(delete -> delete.content() == FileContent.POSITION_DELETES
+            && rewritten.contains(delete.referencedDataFile()))
+        .forEach(delete -> applied.putIfAbsent(delete.location(), delete));
+    return new LinkedHashSet<>(applied.values());
   }
 
   private static void deleteQuietly(Table table, List<DataFile> written) {

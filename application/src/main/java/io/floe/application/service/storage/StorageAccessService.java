@@ -37,7 +37,7 @@ public final class StorageAccessService implements StorageAccessUseCase {
     ResolvedTable table = readable(context, identifier);
     // Local buckets need no credentials: the list is empty for them.
     return ImmutableLoadCredentialsResponse.builder()
-        .addAllCredentials(access.vendedCredential(context, table.bucket(), table.path(),
+        .addAllCredentials(access.vendedCredential(context, identifier, table.bucket(), table.path(),
             access.accessFor(context, table)).stream().toList())
         .build();
   }

@@ -89,7 +89,7 @@ public final class TableStorageAccess {
       }
     }
     Optional<Credential> credential = delegation.contains(AccessDelegation.VENDED_CREDENTIALS)
-        ? vendedCredential(context, bucket, location, access) : Optional.empty();
+        ? vendedCredential(context, identifier, bucket, location, access) : Optional.empty();
     if (credential.isPresent()) {
       return new Granted(credential.get().config(), List.of(credential.get()));
     }
@@ -101,13 +101,24 @@ public final class TableStorageAccess {
         .remoteSign(identifier)), List.of());
   }
 
-  /** Credentials for the table's directory, named by its URI as engines match it. */
-  public Optional<Credential> vendedCredential(OrgContext context, BucketConfig bucket,
-      StoragePath location, Access access) {
+  /**
+   * Credentials for the table's directory, named by its URI as engines match it, with the
+   * properties that make the engine's FileIO renew them through the table's credentials route
+   * before they expire (that route checks the caller's grant again on every call).
+   */
+  public Optional<Credential> vendedCredential(OrgContext context, TableIdentifier identifier,
+      BucketConfig bucket, StoragePath location, Access access) {
     return vendor.vend(bucket, location, access, context.caller().principal().name())
         .map(vended -> ImmutableCredential.builder()
             .prefix(bucket.uriOf(location))
             .config(vended.config())
+            .putAllConfig(vendor.refreshConfig(bucket, credentialsEndpoint(context, identifier)))
             .build());
+  }
+
+  /** The table's credentials route, relative to the catalog's URI as Iceberg clients take it. */
+  private static String credentialsEndpoint(OrgContext context, TableIdentifier identifier) {
+    return ResourcePaths.forCatalogProperties(Map.of("prefix", context.org().name().value()))
+        .table(identifier) + "/credentials";
   }
 }

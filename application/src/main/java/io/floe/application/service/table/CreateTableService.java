@@ -103,6 +103,7 @@ public final class CreateTableService implements CreateTableUseCase {
         : placement.onOwnBucket(context, namespace, name, bucketOverride, tableId);
     TableLocations.requirePathProperties(placed.bucket(), placed.rootUri(), properties);
     TableMetadata metadata = firstMetadata(request, placed.rootUri(), properties);
+    files.limits().checkFormatVersion(null, metadata, "the new table");
     if (request.stageCreate()) {
       // The engine writes data files before the create commits: it needs access already.
       placement.prepareForWriters(placed);

@@ -84,6 +84,7 @@ public final class RepoTableCreation {
     TableLocations.requirePathProperties(placed.bucket(), placed.rootUri(), properties);
     TableMetadata metadata =
         CreateTableService.firstMetadata(request, placed.rootUri(), properties);
+    files.limits().checkFormatVersion(null, metadata, "the new table");
     if (request.stageCreate()) {
       placement.prepareForWriters(placed);
       return withStorageAccess(context, identifier, metadata, namespace, delegation);
@@ -110,6 +111,7 @@ public final class RepoTableCreation {
       requirement.validate((TableMetadata) null);
     }
     TableMetadata metadata = StagedTableCompletion.firstMetadata(request);
+    files.limits().checkFormatVersion(null, metadata, "the new table");
     StoragePath tables = namespace.repo().location().path().resolve(TablePlacement.REPO_TABLES);
     StoragePath path = TableLocations.pathIn(namespace.bucket(), metadata.location());
     if (!path.isWithin(tables) || path.equals(tables)) {

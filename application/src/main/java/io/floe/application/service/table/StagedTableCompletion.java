@@ -88,6 +88,7 @@ public final class StagedTableCompletion {
       requirement.validate((TableMetadata) null);
     }
     TableMetadata metadata = firstMetadata(request);
+    files.limits().checkFormatVersion(null, metadata, "the new table");
     TablePlacement.Placed placed = placement.stagedInNamespace(namespace, metadata.location());
     TableLocations.requireWithin(placed.bucket(), placed.rootUri(), metadata);
     entries.requireUnused(placed);

@@ -46,9 +46,12 @@ public final class TableChanges {
       try {
         requirement.validate(base);
       } catch (CommitFailedException conflict) {
-        return Optional.of(replay.rebase(new ReplayTarget(table.identifier().toString(),
-            files.tableIo(table.bucket(), table.rootUri()), (what, location) -> TableLocations.requireWithin(
-                table.bucket(), table.rootUri(), what, location)), base, change, conflict));
+        TableMetadata rebased = replay.rebase(new ReplayTarget(table.identifier().toString(),
+            files.tableIo(table.bucket(), table.rootUri()), (what, location) ->
+                TableLocations.requireWithin(table.bucket(), table.rootUri(), what, location)),
+            base, change, conflict);
+        files.limits().checkFormatVersion(base, rebased, "the updated table");
+        return Optional.of(rebased);
       }
     }
     List<MetadataUpdate> updates = new ArrayList<>();
@@ -67,6 +70,7 @@ public final class TableChanges {
     } catch (RetryableValidationException e) {
       throw new CommitFailedException(e, "Validation failed, please retry: %s", e.getMessage());
     }
+    files.limits().checkFormatVersion(base, updated, "the updated table");
     return updated.changes().isEmpty() ? Optional.empty() : Optional.of(updated);
   }
 }

@@ -107,6 +107,33 @@ class StorageAccessServiceTest {
         .containsEntry(RecordingStorageAccess.ACCESS, Access.READ_WRITE.name()));
   }
 
+  /**
+   * What is vended names the table's credentials route, so that an engine's FileIO renews it
+   * there before it expires; each renewal asks the policy again, so once the caller's grant is
+   * revoked the route refuses and nothing is vended, whatever the adapter still caches.
+   */
+  @Test
+  void vendedCredentialsNameTheirRefreshRouteWhichRefusesACallerWhoseGrantIsRevoked() {
+    String route = "v1/" + bed.org.name().value() + "/namespaces/sales/tables/orders/credentials";
+    LoadCredentialsResponse first = service.credentials(reader, ordersId);
+    assertThat(first.credentials()).singleElement().satisfies(credential -> assertThat(
+        credential.config()).containsEntry(RecordingStorageAccess.REFRESH_ENDPOINT, route));
+    var granted = bed.storageAccess(access, access).grant(reader, ordersId, bed.bucket,
+        orders.location().path(), Access.READ_ONLY,
+        java.util.Set.of(io.floe.application.model.AccessDelegation.VENDED_CREDENTIALS));
+    assertThat(granted.config()).containsEntry(RecordingStorageAccess.REFRESH_ENDPOINT, route);
+    assertThat(service.credentials(reader, ordersId).credentials()).hasSize(1);
+    int vended = access.grants().size();
+
+    bed.store.grants().list(bed.org.id(), Optional.empty(),
+            Optional.of(reader.caller().principal().id()))
+        .forEach(named -> bed.store.grants().delete(named.entry().id()));
+
+    assertThatThrownBy(() -> service.credentials(reader, ordersId))
+        .isInstanceOf(NoSuchTableException.class);
+    assertThat(access.grants()).hasSize(vended);
+  }
+
   @Test
   void aBucketThatVendsNothingAnswersAnEmptyList() {
     RecordingStorageAccess none = new RecordingStorageAccess(bed.clock, false, false);
