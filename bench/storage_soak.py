@@ -11,6 +11,7 @@ answer may be a 5xx other than 503. Prints the figures as JSON; exits non-zero o
 import argparse
 import contextlib
 import json
+import logging
 import pathlib
 import random
 import socket
@@ -67,6 +68,12 @@ class FaultProxy:
             threading.Thread(target=self._serve, args=(client,), daemon=True).start()
 
     def _serve(self, client):
+        try:
+            self._exchange(client)
+        except OSError:
+            pass  # the client gave up (its timeout) or went away: as with a real store
+
+    def _exchange(self, client):
         with client:
             reader = client.makefile("rb")
             while True:
@@ -164,6 +171,7 @@ def main():
     args = parser.parse_args()
     faulty_seconds = max(30.0, args.minutes * 60 - OUTAGE_SECONDS)
 
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's request log
     moto = ThreadedMotoServer(ip_address="127.0.0.1", port=_free_port(), verbose=False)
     moto.start()
     moto_host, moto_port = moto.get_host_and_port()
