@@ -183,7 +183,8 @@ class S3StorageFaultsTest {
       }
       assertThat(proxy.hanging()).isEqualTo(CALLS_PER_BUCKET);
 
-      // One more for the hanging bucket is turned away at once; its requests' threads are free.
+      // One more for the hanging bucket is turned away after the bulkhead's short wait, never
+      // reaching the store; its request's thread is free again.
       int reachedTheStore = proxy.faulted();
       assertThatThrownBy(() -> adapters.open(faulty).get(new StoragePath("one/more")))
           .isInstanceOf(StorageUnavailableException.class)
