@@ -1,6 +1,7 @@
 package io.floe.adapters.storage;
 
 import io.floe.adapters.storage.shared.BucketPrefix;
+import io.floe.adapters.storage.shared.StorageBulkhead;
 import io.floe.application.port.out.RefusedLocationException;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.CanonicalLocation;
@@ -18,15 +19,22 @@ import org.apache.iceberg.io.OutputFile;
  * segments), in the bucket, beneath the configuration's prefix. Anything else is refused with
  * {@link RefusedLocationException} before the platform's FileIO sees it, so no S3 key with a
  * dot segment and no file outside a local bucket is ever asked for. A store that cannot be
- * reached is reported as such ({@link UnreachableStorageFiles}).
+ * reached, is busy or refuses the server is reported as such, and a store's calls in flight are
+ * bounded by its bulkhead ({@link UnreachableStorageFiles}).
  */
 final class BucketScopedFileIO implements FileIO {
   private final BucketConfig bucket;
   private final FileIO delegate;
+  private final UnreachableStorageFiles.Guard guard;
 
   BucketScopedFileIO(BucketConfig bucket, FileIO delegate) {
+    this(bucket, delegate, new StorageBulkhead(StorageBulkhead.DEFAULT_CALLS_PER_BUCKET));
+  }
+
+  BucketScopedFileIO(BucketConfig bucket, FileIO delegate, StorageBulkhead bulkhead) {
     this.bucket = bucket;
     this.delegate = delegate;
+    this.guard = new UnreachableStorageFiles.Guard(bucket, bulkhead);
   }
 
   @Override
@@ -42,7 +50,7 @@ final class BucketScopedFileIO implements FileIO {
   @Override
   public OutputFile newOutputFile(String location) {
     OutputFile file = delegate.newOutputFile(checked(location));
-    return remote() ? UnreachableStorageFiles.output(bucket, file) : file;
+    return remote() ? UnreachableStorageFiles.output(guard, file) : file;
   }
 
   @Override
@@ -52,14 +60,14 @@ final class BucketScopedFileIO implements FileIO {
       delegate.deleteFile(checked);
       return;
     }
-    UnreachableStorageFiles.unchecked(bucket, "could not delete '" + checked + "'", () -> {
+    UnreachableStorageFiles.unchecked(guard, "could not delete '" + checked + "'", () -> {
       delegate.deleteFile(checked);
       return null;
     });
   }
 
   private InputFile input(InputFile file) {
-    return remote() ? UnreachableStorageFiles.input(bucket, file) : file;
+    return remote() ? UnreachableStorageFiles.input(guard, file) : file;
   }
 
   /** Files on a store across the network, whose connection can fail. */

@@ -12,6 +12,7 @@ import io.floe.adapters.storage.s3.S3Clients;
 import io.floe.adapters.storage.s3.S3CredentialVendor;
 import io.floe.adapters.storage.s3.S3MetadataFileIo;
 import io.floe.adapters.storage.s3.S3RemoteSigner;
+import io.floe.adapters.storage.shared.StorageBulkhead;
 import io.floe.application.port.out.BucketStorage;
 import io.floe.application.port.out.BucketStorageProvider;
 import io.floe.application.port.out.CredentialVendor;
@@ -41,7 +42,8 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
   /** How long vended credentials last; engines refresh them through the credentials route. */
   public static final Duration DEFAULT_CREDENTIAL_LIFETIME = Duration.ofHours(1);
 
-  private final ClientCache<FileIO> fileIos = new ClientCache<>(StorageAdapters::newFileIo);
+  private final StorageBulkhead bulkhead;
+  private final ClientCache<FileIO> fileIos = new ClientCache<>(this::newFileIo);
   private final ClientCache<S3Client> s3Clients = new ClientCache<>(S3Clients::s3);
   private final ClientCache<Storage> gcsClients = new ClientCache<>(GcsClients::storage);
   private final ClientCache<StsClient> stsClients =
@@ -55,6 +57,15 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
   }
 
   public StorageAdapters(Duration credentialLifetime) {
+    this(credentialLifetime, StorageBulkhead.DEFAULT_CALLS_PER_BUCKET);
+  }
+
+  /**
+   * @param callsPerBucket how many of the server's calls may be in flight to one bucket's store
+   *     at once ({@link StorageBulkhead}); more are refused at once as unavailable storage
+   */
+  public StorageAdapters(Duration credentialLifetime, int callsPerBucket) {
+    this.bulkhead = new StorageBulkhead(callsPerBucket);
     this.s3Vendor = new S3CredentialVendor(stsClients::get, credentialLifetime);
   }
 
@@ -62,8 +73,10 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
   public BucketStorage open(BucketConfig bucket) {
     return switch (bucket.platform()) {
       case LOCAL -> new LocalBucketStorage(Path.of(bucket.bucket()));
-      case S3, S3_COMPATIBLE -> new S3BucketStorage(s3Clients.get(bucket), bucket);
-      case GCS -> new GcsBucketStorage(gcsClients.get(bucket), bucket);
+      case S3, S3_COMPATIBLE -> new BulkheadedBucketStorage(
+          new S3BucketStorage(s3Clients.get(bucket), bucket), bucket, bulkhead);
+      case GCS -> new BulkheadedBucketStorage(
+          new GcsBucketStorage(gcsClients.get(bucket), bucket), bucket, bulkhead);
       default -> throw new UnsupportedPlatformException(bucket);
     };
   }
@@ -81,13 +94,13 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
   }
 
   /** The platform's FileIO behind the one guard every platform shares. */
-  private static FileIO newFileIo(BucketConfig bucket) {
+  private FileIO newFileIo(BucketConfig bucket) {
     return new BucketScopedFileIO(bucket, switch (bucket.platform()) {
       case LOCAL -> new LocalFileIO(Path.of(bucket.bucket()));
       case S3, S3_COMPATIBLE -> S3MetadataFileIo.open(bucket);
       case GCS -> GcsMetadataFileIo.open(bucket);
       default -> throw new UnsupportedPlatformException(bucket);
-    });
+    }, bulkhead);
   }
 
   /** Local buckets are the server's own disk: engines on the same machine need no keys. */

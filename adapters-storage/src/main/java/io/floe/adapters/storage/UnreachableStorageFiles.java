@@ -1,5 +1,6 @@
 package io.floe.adapters.storage;
 
+import io.floe.adapters.storage.shared.StorageBulkhead;
 import io.floe.adapters.storage.shared.StorageFailures;
 import io.floe.domain.BucketConfig;
 import java.io.IOException;
@@ -10,9 +11,10 @@ import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.io.SeekableInputStream;
 
 /**
- * Metadata files whose store cannot be reached say so: a connection failure anywhere while one
- * is opened, read or written becomes {@link StorageFailures}' unavailable storage, whichever
- * platform's FileIO it came from. Other failures pass unchanged.
+ * Metadata files whose store cannot be reached, is busy or refuses the server say so: a failure
+ * anywhere while one is opened, read or written becomes what {@link StorageFailures} makes of
+ * it, whichever platform's FileIO it came from; other failures pass unchanged. Every call to the
+ * store goes through the bucket's {@link StorageBulkhead}.
  */
 final class UnreachableStorageFiles {
   private UnreachableStorageFiles() {}
@@ -27,45 +29,48 @@ final class UnreachableStorageFiles {
     void run() throws IOException;
   }
 
-  static <T> T translated(BucketConfig bucket, String what, IoCall<T> call) throws IOException {
+  /** A bucket's files and the bulkhead its store's calls go through. */
+  record Guard(BucketConfig bucket, StorageBulkhead bulkhead) {}
+
+  static <T> T translated(Guard guard, String what, IoCall<T> call) throws IOException {
     try {
-      return call.call();
+      return guard.bulkhead().call(guard.bucket(), call::call);
     } catch (IOException | RuntimeException e) {
-      if (StorageFailures.isUnreachable(e)) {
-        throw StorageFailures.of(bucket, what, e instanceof RuntimeException runtime ? runtime
-            : new UncheckedIOException((IOException) e));
+      if (StorageFailures.isKnown(e)) {
+        throw StorageFailures.of(guard.bucket(), what, e instanceof RuntimeException runtime
+            ? runtime : new UncheckedIOException((IOException) e));
       }
       throw e;
     }
   }
 
-  static void run(BucketConfig bucket, String what, IoRun run) throws IOException {
-    translated(bucket, what, () -> {
+  static void run(Guard guard, String what, IoRun run) throws IOException {
+    translated(guard, what, () -> {
       run.run();
       return null;
     });
   }
 
   /** For calls that declare no checked exception. */
-  static <T> T unchecked(BucketConfig bucket, String what, IoCall<T> call) {
+  static <T> T unchecked(Guard guard, String what, IoCall<T> call) {
     try {
-      return translated(bucket, what, call);
+      return translated(guard, what, call);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  static InputFile input(BucketConfig bucket, InputFile file) {
+  static InputFile input(Guard guard, InputFile file) {
     String what = "could not read '" + file.location() + "'";
     return new InputFile() {
       @Override
       public long getLength() {
-        return unchecked(bucket, what, file::getLength);
+        return unchecked(guard, what, file::getLength);
       }
 
       @Override
       public SeekableInputStream newStream() {
-        return stream(bucket, what, unchecked(bucket, what, file::newStream));
+        return stream(guard, what, unchecked(guard, what, file::newStream));
       }
 
       @Override
@@ -75,22 +80,22 @@ final class UnreachableStorageFiles {
 
       @Override
       public boolean exists() {
-        return unchecked(bucket, what, file::exists);
+        return unchecked(guard, what, file::exists);
       }
     };
   }
 
-  static OutputFile output(BucketConfig bucket, OutputFile file) {
+  static OutputFile output(Guard guard, OutputFile file) {
     String what = "could not write '" + file.location() + "'";
     return new OutputFile() {
       @Override
       public PositionOutputStream create() {
-        return stream(bucket, what, unchecked(bucket, what, file::create));
+        return stream(guard, what, unchecked(guard, what, file::create));
       }
 
       @Override
       public PositionOutputStream createOrOverwrite() {
-        return stream(bucket, what, unchecked(bucket, what, file::createOrOverwrite));
+        return stream(guard, what, unchecked(guard, what, file::createOrOverwrite));
       }
 
       @Override
@@ -100,72 +105,72 @@ final class UnreachableStorageFiles {
 
       @Override
       public InputFile toInputFile() {
-        return input(bucket, file.toInputFile());
+        return input(guard, file.toInputFile());
       }
     };
   }
 
-  private static SeekableInputStream stream(BucketConfig bucket, String what,
+  private static SeekableInputStream stream(Guard guard, String what,
       SeekableInputStream in) {
     return new SeekableInputStream() {
       @Override
       public long getPos() throws IOException {
-        return translated(bucket, what, in::getPos);
+        return translated(guard, what, in::getPos);
       }
 
       @Override
       public void seek(long newPos) throws IOException {
-        run(bucket, what, () -> in.seek(newPos));
+        run(guard, what, () -> in.seek(newPos));
       }
 
       @Override
       public int read() throws IOException {
-        return translated(bucket, what, in::read);
+        return translated(guard, what, in::read);
       }
 
       @Override
       public int read(byte[] buffer, int offset, int length) throws IOException {
-        return translated(bucket, what, () -> in.read(buffer, offset, length));
+        return translated(guard, what, () -> in.read(buffer, offset, length));
       }
 
       @Override
       public void close() throws IOException {
-        run(bucket, what, in::close);
+        run(guard, what, in::close);
       }
     };
   }
 
-  private static PositionOutputStream stream(BucketConfig bucket, String what,
+  private static PositionOutputStream stream(Guard guard, String what,
       PositionOutputStream out) {
     return new PositionOutputStream() {
       @Override
       public long getPos() throws IOException {
-        return translated(bucket, what, out::getPos);
+        return translated(guard, what, out::getPos);
       }
 
       @Override
       public long storedLength() throws IOException {
-        return translated(bucket, what, out::storedLength);
+        return translated(guard, what, out::storedLength);
       }
 
       @Override
       public void write(int b) throws IOException {
-        run(bucket, what, () -> out.write(b));
+        run(guard, what, () -> out.write(b));
       }
 
       @Override
       public void write(byte[] buffer, int offset, int length) throws IOException {
-        run(bucket, what, () -> out.write(buffer, offset, length));
+        run(guard, what, () -> out.write(buffer, offset, length));
       }
 
       @Override
       public void flush() throws IOException {
-        run(bucket, what, out::flush);
+        run(guard, what, out::flush);
       }
 
       @Override
       public void close() throws IOException {
-        run(bucket, what, out::close);
+        run(guard, what, out::close);
       }
     };
   }

@@ -3,6 +3,7 @@ package io.floe.adapters.rest.iceberg;
 import io.floe.application.model.ChangeEventsExpiredException;
 import io.floe.application.port.out.RefusedLocationException;
 import io.floe.application.port.out.StorageException;
+import io.floe.application.port.out.StorageRefusedException;
 import io.floe.application.port.out.StorageUnavailableException;
 import io.floe.domain.DomainException;
 import io.floe.domain.FeatureDisabledException;
@@ -35,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * error leaves the server in the Iceberg error model: {@code {"error": {message, type, code}}}.
  * Only exceptions that stand for a client's mistake carry their message to the client, and those
  * of a 503 (the database, a provider or a bucket's store unreachable, a needed worker down:
- * nothing written, retry; a store is named by its bucket configuration, never its host);
+ * nothing written, retry; a store is named by its bucket configuration, never its host), and
+ * those of a store that refused the server's own configuration (a 403 whose message says the
+ * bucket configuration needs fixing);
  * anything else is a 500 that says nothing but the request's id. A commit whose outcome stayed
  * unknown is a 500 of type {@code CommitStateUnknownException}, as the Iceberg REST specification
  * has it.
@@ -51,6 +54,7 @@ public final class IcebergErrors {
     STATUS.put(ForbiddenException.class, 403);
     STATUS.put(FeatureDisabledException.class, 403);
     STATUS.put(RefusedLocationException.class, 403);
+    STATUS.put(StorageRefusedException.class, 403);
     STATUS.put(NoSuchWarehouseException.class, 404);
     STATUS.put(NoSuchNamespaceException.class, 404);
     STATUS.put(NoSuchTableException.class, 404);
@@ -99,6 +103,14 @@ public final class IcebergErrors {
       LOG.warn("request {}: {} ({})", requestId, unavailable.getMessage(),
           String.valueOf(unavailable.getCause()));
       return of(status, "ServiceUnavailableException", unavailable.getMessage());
+    }
+    if (error instanceof StorageRefusedException refused) {
+      // The store refused the server's own credentials or configuration: nothing was written
+      // and retrying will not help. A 403 in Iceberg's error model, whose clients give up and
+      // clean up (a 5xx would leave a commit's outcome unknown); the message says whose fault.
+      LOG.warn("request {}: {} ({})", requestId, refused.getMessage(),
+          String.valueOf(refused.getCause()));
+      return of(status, "ForbiddenException", refused.getMessage());
     }
     if (status == 503) {
       // Nothing was written and the client may retry: a line, not a stack trace per request.

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.floe.application.port.out.DatabaseUnavailableException;
 import io.floe.application.port.out.RefusedLocationException;
 import io.floe.application.port.out.StorageException;
+import io.floe.application.port.out.StorageRefusedException;
 import io.floe.application.port.out.TransactionOutcomeUnknownException;
 import io.floe.domain.InvalidNameException;
 import io.javalin.http.HttpResponseException;
@@ -38,6 +39,11 @@ class IcebergErrorsTest {
         Arguments.of(new ForbiddenException("not yours"), 403, "ForbiddenException"),
         // Every refusal reads the same to a client, whatever Floe's reason for it.
         Arguments.of(new RefusedLocationException("outside the table"), 403,
+            "ForbiddenException"),
+        // The store refused the server's own configuration: not worth retrying, and known not
+        // to have written anything, so no 5xx (which leaves a commit's outcome unknown).
+        Arguments.of(new StorageRefusedException("The storage of bucket configuration 'lake' "
+            + "refused the server's own request: it answered 403 AccessDenied", null), 403,
             "ForbiddenException"),
         Arguments.of(new NoSuchNamespaceException("Namespace does not exist: a"), 404,
             "NoSuchNamespaceException"),

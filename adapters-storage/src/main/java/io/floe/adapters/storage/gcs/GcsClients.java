@@ -4,8 +4,10 @@ import com.google.auth.Credentials;
 import com.google.auth.oauth2.GoogleCredentials;
 import com.google.auth.oauth2.ServiceAccountCredentials;
 import com.google.cloud.NoCredentials;
+import com.google.cloud.http.HttpTransportOptions;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
+import io.floe.adapters.storage.shared.StorageTimeouts;
 import io.floe.application.port.out.StorageException;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
@@ -13,13 +15,24 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
-/** Builds Google Cloud Storage clients that reach a bucket the way its configuration says. */
+/**
+ * Builds Google Cloud Storage clients that reach a bucket the way its configuration says, each
+ * call bounded in time like S3's ({@link StorageTimeouts#CALL}, retries included).
+ */
 public final class GcsClients {
   private GcsClients() {}
 
   public static Storage storage(BucketConfig bucket) {
     StorageOptions.Builder options = StorageOptions.http()
-        .setCredentials(credentials(bucket));
+        .setCredentials(credentials(bucket))
+        .setTransportOptions(HttpTransportOptions.newBuilder()
+            .setConnectTimeout((int) StorageTimeouts.CONNECT.toMillis())
+            .setReadTimeout((int) StorageTimeouts.ATTEMPT.toMillis())
+            .build())
+        .setRetrySettings(StorageOptions.getDefaultRetrySettings().toBuilder()
+            .setMaxAttempts(StorageTimeouts.ATTEMPTS)
+            .setTotalTimeoutDuration(StorageTimeouts.CALL)
+            .build());
     bucket.endpoint().ifPresent(options::setHost);
     return options.build().getService();
   }

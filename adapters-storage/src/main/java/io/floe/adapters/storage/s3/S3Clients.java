@@ -1,8 +1,11 @@
 package io.floe.adapters.storage.s3;
 
+import io.floe.adapters.storage.shared.StorageTimeouts;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
 import java.net.URI;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -16,7 +19,10 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.LegacyMd5Plugin;
 import software.amazon.awssdk.services.s3.S3Configuration;
 
-/** Builds AWS SDK clients that reach a bucket the way its configuration says. */
+/**
+ * Builds AWS SDK clients that reach a bucket the way its configuration says, with every call
+ * bounded in time ({@link StorageTimeouts}), retries included.
+ */
 public final class S3Clients {
   /** S3-compatible stores ignore the region, but the SDK must sign for one. */
   static final String DEFAULT_REGION = "us-east-1";
@@ -27,7 +33,16 @@ public final class S3Clients {
     var builder = S3Client.builder()
         // Named explicitly: the SDK finds two HTTP clients on the classpath (Iceberg's S3FileIO
         // wants the Apache one) and must not pick one by chance.
-        .httpClientBuilder(ApacheHttpClient.builder())
+        .httpClientBuilder(ApacheHttpClient.builder()
+            .connectionTimeout(StorageTimeouts.CONNECT)
+            .socketTimeout(StorageTimeouts.ATTEMPT)
+            .connectionAcquisitionTimeout(StorageTimeouts.CONNECT))
+        .overrideConfiguration(ClientOverrideConfiguration.builder()
+            .apiCallAttemptTimeout(StorageTimeouts.ATTEMPT)
+            .apiCallTimeout(StorageTimeouts.CALL)
+            .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                .maxAttempts(StorageTimeouts.ATTEMPTS).build())
+            .build())
         .region(region(bucket))
         .credentialsProvider(credentials(bucket.credentials()))
         .serviceConfiguration(S3Configuration.builder()

@@ -23,7 +23,12 @@ public final class S3MetadataFileIo {
   public static FileIO open(BucketConfig bucket) {
     S3Client client = S3Clients.s3(bucket);
     S3FileIO io = new S3FileIO(() -> client);
-    io.initialize(connectionProperties(bucket));
+    Map<String, String> properties = connectionProperties(bucket);
+    // S3FileIO retries a failed read on its own, by default 5 times with waits of 2 to 20 s,
+    // around the client's calls, which retry already within S3Clients' bound: that is what
+    // held requests for a minute when a store was down. The client's retries are enough.
+    properties.put(S3FileIOProperties.S3_RETRY_NUM_RETRIES, "0");
+    io.initialize(properties);
     return io;
   }
 
