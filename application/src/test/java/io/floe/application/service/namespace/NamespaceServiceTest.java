@@ -218,4 +218,16 @@ class NamespaceServiceTest {
     assertThatThrownBy(() -> namespaces.drop(bed.admin, Namespace.of("sales")))
         .isInstanceOf(NoSuchNamespaceException.class);
   }
+
+  @Test
+  void aNameNoNamespaceCanHaveDoesNotExistButCreatingOneIsRefusedNamingTheRule() {
+    for (Namespace impossible : List.of(Namespace.of("TEST NS"), Namespace.of("a", "b"),
+        Namespace.of("-x"), Namespace.of("x".repeat(101)))) {
+      assertThatThrownBy(() -> namespaces.load(bed.admin, impossible))
+          .as("%s", impossible).isInstanceOf(NoSuchNamespaceException.class);
+    }
+    assertThatThrownBy(() -> namespaces.create(bed.admin, creating("TEST NS", Map.of())))
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("use ASCII letters, digits, '-', '_' or '.'");
+  }
 }
