@@ -30,12 +30,13 @@ public final class FlatIdentifiers {
 
   /**
    * The namespace's name when a namespace of this catalog could hold it; empty for a name that
-   * cannot exist (several levels, or breaking the naming rule). Lookups answer "does not exist"
-   * for those, as the Iceberg REST spec has existence checks answer; only creating one is a 400.
+   * breaks the naming rule, which cannot exist. Lookups answer "does not exist" for those, as the
+   * Iceberg REST spec has existence checks answer; only creating one is a 400. A namespace of
+   * several levels (or none) is still the 400 of {@link #namespaceName}: it says why.
    */
   public static Optional<CatalogName> existingNamespaceName(Namespace namespace) {
     if (namespace == null || namespace.length() != 1) {
-      return Optional.empty();
+      return Optional.of(namespaceName(namespace));
     }
     try {
       return Optional.of(new CatalogName(namespace.level(0)));
