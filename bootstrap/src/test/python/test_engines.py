@@ -176,3 +176,12 @@ def test_the_readme_tour_runs_as_written(floe, capsys):
     with urllib.request.urlopen(browser) as page:
         assert "text/html" in page.headers["Content-Type"]
         assert "Sign in" in page.read().decode()
+
+
+def test_a_name_that_cannot_exist_does_not_exist_but_creating_it_says_why(catalog):
+    """PyIceberg's existence checks read a 404 as "no" and raise on a 400."""
+    assert catalog.namespace_exists("TEST NS") is False
+    assert catalog.table_exists(("TEST NS", "t")) is False
+    assert catalog.view_exists(("TEST NS", "v")) is False
+    with pytest.raises(BadRequestError, match="ASCII letters, digits"):
+        catalog.create_namespace("TEST NS")
