@@ -208,3 +208,12 @@ def test_large_loads_go_out_gzipped_to_clients_that_accept_it(catalog, duck, flo
         {"column_0600": 600}]
     assert duck.execute(
         "SELECT column_0600 FROM floe.wide.columns").fetchall() == [(600,)]
+
+
+def test_a_name_that_cannot_exist_does_not_exist_but_creating_it_says_why(catalog):
+    """PyIceberg's existence checks read a 404 as "no" and raise on a 400."""
+    assert catalog.namespace_exists("TEST NS") is False
+    assert catalog.table_exists(("TEST NS", "t")) is False
+    assert catalog.view_exists(("TEST NS", "v")) is False
+    with pytest.raises(BadRequestError, match="ASCII letters, digits"):
+        catalog.create_namespace("TEST NS")

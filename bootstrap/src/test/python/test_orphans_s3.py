@@ -2,9 +2,12 @@
 prefix go; files planted beside the table, in a table whose name starts the same way and
 elsewhere in the bucket survive, and so does every file the table's metadata references."""
 
+import datetime
+
 import boto3
 import pyarrow as pa
 import pytest
+from moto.s3.models import s3_backends
 from pyiceberg.catalog.rest import RestCatalog
 
 from test_command_line import floe_cli
@@ -17,6 +20,16 @@ BUCKET = "lake-orphans"
 def s3(moto):
     return boto3.client("s3", endpoint_url=moto, region_name="us-east-1",
                         aws_access_key_id=SERVER_KEY, aws_secret_access_key=SERVER_SECRET)
+
+
+def age(bucket: str, by: datetime.timedelta) -> None:
+    """Makes every object in the bucket older by `by`, as moto (in this process) lists it: orphan
+    removal never takes a file younger than its floor of a day."""
+    for account in list(s3_backends.keys()):
+        buckets = s3_backends[account]["global"].buckets
+        if bucket in buckets:
+            for key in buckets[bucket].keys.values():
+                key.last_modified = key.last_modified - by
 
 
 def keys(s3) -> set[str]:
@@ -45,12 +58,21 @@ def test_orphan_removal_on_s3_deletes_only_unreferenced_files_under_the_table(fl
     for key in inside + outside:
         s3.put_object(Bucket=BUCKET, Key=key, Body=b"not referenced")
 
-    dry = floe_cli("tables", "maintain", "tidy_s3.events", "--remove-orphans-older-than", "0s",
+    under = floe_cli("tables", "maintain", "tidy_s3.events", "--remove-orphans-older-than", "0s",
+                     floe=floe)
+    assert under.returncode != 0 and "floor of 86400 seconds" in under.stderr + under.stdout
+    young = floe_cli("tables", "maintain", "tidy_s3.events", "--remove-orphans-older-than", "1d",
+                     floe=floe)
+    assert young.returncode == 0, young.stderr
+    assert keys(s3) >= set(inside + outside), "files younger than the floor are never orphans"
+
+    age(BUCKET, datetime.timedelta(days=3))
+    dry = floe_cli("tables", "maintain", "tidy_s3.events", "--remove-orphans-older-than", "1d",
                    "--dry-run", floe=floe)
     assert dry.returncode == 0, dry.stderr
     assert keys(s3) >= set(inside + outside), "a dry run deletes nothing"
 
-    done = floe_cli("tables", "maintain", "tidy_s3.events", "--remove-orphans-older-than", "0s",
+    done = floe_cli("tables", "maintain", "tidy_s3.events", "--remove-orphans-older-than", "1d",
                     floe=floe)
     assert done.returncode == 0, done.stderr
     left = keys(s3)

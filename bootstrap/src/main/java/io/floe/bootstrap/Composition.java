@@ -64,7 +64,7 @@ final class Composition implements AutoCloseable {
     RepoModule repos = new RepoModule(adapters, clock, access.policy, audit.publisher,
         lifecycle, catalog.files);
     this.maintenance = new MaintenanceModule(adapters, clock, access.policy,
-        audit.publisher, catalog);
+        audit.publisher, catalog, settings.maintenance());
     started.push(lifecycle.scheduler(settings, adapters.workers()));
     maintenance.loop(settings.maintenance(), settings.dataDir(), adapters.workers())
         .ifPresent(started::push);

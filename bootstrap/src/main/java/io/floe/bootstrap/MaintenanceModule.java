@@ -3,6 +3,7 @@ package io.floe.bootstrap;
 import io.floe.adapters.rest.management.MaintenancePolicyRoutes;
 import io.floe.adapters.rest.management.TableMaintenanceRoutes;
 import io.floe.adapters.storage.rows.IcebergDataFileRewriter;
+import io.floe.adapters.storage.StorageAdapters;
 import io.floe.application.port.in.access.AuthenticateUseCase;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase;
 import io.floe.application.security.AccessPolicy;
@@ -10,6 +11,7 @@ import io.floe.application.service.change.ChangePublisher;
 import io.floe.application.service.maintenance.DeleteMaintenancePolicyService;
 import io.floe.application.port.in.maintenance.GetMaintenancePolicyUseCase;
 import io.floe.application.service.maintenance.GetMaintenancePolicyService;
+import io.floe.application.service.maintenance.OrphanGraceFloor;
 import io.floe.application.service.maintenance.PolicyLevels;
 import io.floe.application.service.maintenance.SetMaintenancePolicyService;
 import io.floe.application.service.maintenance.TableMaintenanceService;
@@ -48,12 +50,14 @@ final class MaintenanceModule {
   private final DeleteMaintenancePolicyService deletePolicy;
 
   MaintenanceModule(Adapters adapters, Clock clock, AccessPolicy policy,
-      ChangePublisher publisher, CatalogModule catalog) {
+      ChangePublisher publisher, CatalogModule catalog, MaintenanceSettings settings) {
     this.adapters = adapters;
     this.clock = clock;
     this.catalog = catalog;
     PolicyLevels levels = new PolicyLevels(catalog.locator, policy,
-        adapters.maintenancePolicies());
+        adapters.maintenancePolicies(), OrphanGraceFloor.of(settings.orphanGraceFloor(),
+            StorageAdapters.longestWriteAccess(StorageAdapters.DEFAULT_CREDENTIAL_LIFETIME),
+            settings.jobTokenLifetime()));
     this.levels = levels;
     this.listJobs = new ListMaintenanceJobsService(catalog.locator, policy,
         adapters.maintenanceJobs());
@@ -104,11 +108,9 @@ final class MaintenanceModule {
     }
     Optional<DistributedMaintenance> spark = settings.spark().map(submit ->
         new SparkSubmitMaintenance(submit, dataDir.resolve("spark")));
-    // A job's token outlasts the longest the job may run.
-    Duration tokenLifetime = settings.spark().map(submit -> submit.timeout().plusMinutes(5))
-        .orElse(Duration.ofMinutes(5));
     return Optional.of(new MaintenanceLoop(workers,
-        scheduler(replicaName(), settings.concurrency(), spark, tokenLifetime), settings));
+        scheduler(replicaName(), settings.concurrency(), spark, settings.jobTokenLifetime()),
+        settings));
   }
 
   /** This server among replicas: its process and host, and a random part for two in one JVM. */

@@ -101,6 +101,14 @@ final class ServeCommand implements Callable<Integer> {
           + "${DEFAULT-VALUE}).")
   Duration maintenanceInterval;
 
+  @Option(names = "--orphan-grace-floor",
+      defaultValue = "${env:FLOE_ORPHAN_GRACE_FLOOR:-24h}", paramLabel = "DURATION",
+      converter = Durations.class,
+      description = "The shortest grace period orphan removal may use; it can be raised, never "
+          + "set under 24h nor under the longest write credential, signature or job token the "
+          + "server hands out (env FLOE_ORPHAN_GRACE_FLOOR; default: ${DEFAULT-VALUE}).")
+  Duration orphanGraceFloor;
+
   @Option(names = "--maintenance-concurrency",
       defaultValue = "${env:FLOE_MAINTENANCE_CONCURRENCY:-1}", paramLabel = "N",
       description = "How many maintenance jobs this server runs at once, 0 to 64; 0 runs none "
@@ -426,7 +434,7 @@ final class ServeCommand implements Callable<Integer> {
         localBucketRoots(), secretKey.settings()).withMetadataLimits(metadataLimits())
         .withBucketIdentities(bucketIdentities()).withEventRetention(eventRetention)
         .withMaintenance(new MaintenanceSettings(maintenanceInterval, maintenanceConcurrency,
-            spark()))
+            spark(), orphanGraceFloor))
         .withWebhooks(WebhookSettings.DEFAULTS.withPrivateTargets(allowPrivateWebhookTargets)
             .withPollInterval(webhookPollInterval)
             .withAttemptTimeout(webhookAttemptTimeout)

@@ -143,6 +143,32 @@ class ChangeEventsTest {
   }
 
   @Test
+  void aNamespaceDeletedAndCreatedAgainStartsWithAnEmptyHistoryForItsNewReaders()
+      throws Exception {
+    try (RESTCatalog engine = floe.catalog(org, Map.of())) {
+      engine.createTable(TableIdentifier.of("hr", "salaries"), SCHEMA);
+      engine.dropTable(TableIdentifier.of("hr", "salaries"));
+    }
+    String namespaces = "/orgs/" + org.warehouse() + "/iceberg/namespaces";
+    assertThat(admin.delete(namespaces + "/hr?imsure=true&immediate=true").status())
+        .isIn(200, 204);
+    assertThat(admin.post(namespaces, Map.of("name", "hr")).status()).isEqualTo(201);
+    TestFloe.Org newcomer = access.newUser("newcomer");
+    access.grant(access.idOf("newcomer"), "hr", null, "read");
+
+    JsonNode pulled = events(new IcebergHttp(floe, newcomer), "{}");
+    assertThat(field(pulled, "/operation-type")).containsExactly("create-namespace");
+    JsonNode followed = access.as(newcomer)
+        .get("/orgs/" + org.warehouse() + "/events?namespace=hr").body();
+    assertThat(followed.path("events")).extracting(e -> e.path("action").asText())
+        .containsExactly("namespace.create");
+    JsonNode everything = admin.get("/orgs/" + org.warehouse() + "/events?limit=1000").body();
+    assertThat(everything.path("events")).extracting(e -> e.path("action").asText())
+        .as("admins still see the old one's history")
+        .contains("table.create", "table.drop", "namespace.delete");
+  }
+
+  @Test
   void theManagementFeedPagesFromAPosition() throws Exception {
     try (RESTCatalog engine = floe.catalog(org, Map.of())) {
       engine.createTable(TableIdentifier.of("sales", "orders"), SCHEMA);

@@ -89,6 +89,22 @@ class HttpApiTest {
   }
 
   @Test
+  void aNameThatCannotExistDoesNotExistButCreatingItIsA400NamingTheRule() throws Exception {
+    String base = "/iceberg/v1/" + org.warehouse() + "/namespaces/";
+    for (String path : new String[] {"TEST%20NS", "TEST%20NS/tables/t", "TEST%20NS/views/v"}) {
+      HttpResponse<String> head = send(HttpRequest.newBuilder(uri(base + path))
+          .header("Authorization", "Bearer " + org.token())
+          .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+      assertThat(head.statusCode()).as(path).isEqualTo(404);
+    }
+    assertError(send(get(base + "TEST%20NS", org.token())), 404, "NoSuchNamespaceException");
+    HttpResponse<String> created = send(post("/iceberg/v1/" + org.warehouse() + "/namespaces",
+        "{\"namespace\":[\"TEST NS\"]}"));
+    assertError(created, 400, "BadRequestException");
+    assertThat(created.body()).contains("use ASCII letters, digits");
+  }
+
+  @Test
   void aMissingNamespaceIsAnIcebergNotFound() throws Exception {
     assertError(send(get("/iceberg/v1/" + org.warehouse() + "/namespaces/x", org.token())), 404,
         "NoSuchNamespaceException");

@@ -26,6 +26,7 @@ class NamespaceManagementApiTest {
   static TestFloe floe;
 
   String org;
+  TestFloe.Org orgAdmin;
   Path bucket;
   ManagementApi api;
 
@@ -38,6 +39,7 @@ class NamespaceManagementApiTest {
   void newOrg() {
     TestFloe.Org created = floe.newOrg("ns-" + ORGS.incrementAndGet());
     org = created.warehouse();
+    orgAdmin = created;
     bucket = floe.bucketDirectory(created);
     api = new ManagementApi(floe.port(), created.token());
   }
@@ -66,6 +68,25 @@ class NamespaceManagementApiTest {
     assertThat(bucket.resolve(created.path("prefix").asText()).resolve(".floe-warehouse.json"))
         .exists();
     assertThat(api.get(path("observations")).body()).isEqualTo(created);
+  }
+
+  @Test
+  void creatingTheNameOfADeletedNamespaceSaysItCanBeRestoredAndUntilWhen() {
+    create(Map.of("name", "obs"));
+    assertThat(api.delete(path("obs") + "?imsure=true").status()).isIn(200, 204);
+
+    ManagementApi.Reply again = api.post("/orgs/" + org + "/iceberg/namespaces",
+        Map.of("name", "obs"));
+    assertThat(again.status()).isEqualTo(409);
+    assertThat(again.body().path("detail").asText())
+        .contains("belongs to a deleted namespace, which can be restored until ")
+        .contains("POST /orgs/" + org + "/iceberg/namespaces/obs/restore")
+        .contains("floe namespaces restore obs");
+    IcebergHttp.Reply viaIceberg = new IcebergHttp(floe, orgAdmin)
+        .post("/namespaces", "{\"namespace\":[\"obs\"]}");
+    assertThat(viaIceberg.status()).isEqualTo(409);
+    assertThat(viaIceberg.body().at("/error/message").asText())
+        .contains("belongs to a deleted namespace");
   }
 
   @Test

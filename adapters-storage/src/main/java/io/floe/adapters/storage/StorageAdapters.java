@@ -41,6 +41,11 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
     CredentialVendor, RequestSigner, AutoCloseable {
   /** How long vended credentials last; engines refresh them through the credentials route. */
   public static final Duration DEFAULT_CREDENTIAL_LIFETIME = Duration.ofHours(1);
+  /**
+   * How long a SigV4 signature the remote signer makes stays good: S3 accepts a signed request
+   * up to 15 minutes after the time it carries.
+   */
+  public static final Duration SIGNATURE_VALIDITY = Duration.ofMinutes(15);
 
   private final StorageBulkhead bulkhead;
   private final ClientCache<FileIO> fileIos = new ClientCache<>(this::newFileIo);
@@ -67,6 +72,17 @@ public final class StorageAdapters implements BucketStorageProvider, MetadataFil
   public StorageAdapters(Duration credentialLifetime, int callsPerBucket) {
     this.bulkhead = new StorageBulkhead(callsPerBucket);
     this.s3Vendor = new S3CredentialVendor(stsClients::get, credentialLifetime);
+  }
+
+  /**
+   * The longest that any write access the adapters hand out lasts with {@code credentialLifetime}
+   * (the server's is {@link #DEFAULT_CREDENTIAL_LIFETIME}): vended S3 and GCS credentials, local
+   * repos' sessions and remote-signing signatures. A file written with one may be committed
+   * until then, so orphan removal must never take a file that young.
+   */
+  public static Duration longestWriteAccess(Duration credentialLifetime) {
+    return java.util.stream.Stream.of(credentialLifetime, GcsCredentialVendor.TOKEN_LIFETIME,
+        SIGNATURE_VALIDITY).max(Duration::compareTo).orElseThrow();
   }
 
   @Override

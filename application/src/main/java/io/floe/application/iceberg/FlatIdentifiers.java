@@ -5,6 +5,7 @@ import io.floe.domain.InvalidNameException;
 import io.floe.domain.TableName;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import java.util.Optional;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /** Turns Iceberg identifiers into Floe names, enforcing that namespaces are flat. */
@@ -24,6 +25,32 @@ public final class FlatIdentifiers {
       return new CatalogName(namespace.level(0));
     } catch (InvalidNameException e) {
       throw new BadRequestException("Invalid namespace name: %s", e.getMessage());
+    }
+  }
+
+  /**
+   * The namespace's name when a namespace of this catalog could hold it; empty for a name that
+   * breaks the naming rule, which cannot exist. Lookups answer "does not exist" for those, as the
+   * Iceberg REST spec has existence checks answer; only creating one is a 400. A namespace of
+   * several levels (or none) is still the 400 of {@link #namespaceName}: it says why.
+   */
+  public static Optional<CatalogName> existingNamespaceName(Namespace namespace) {
+    if (namespace == null || namespace.length() != 1) {
+      return Optional.of(namespaceName(namespace));
+    }
+    try {
+      return Optional.of(new CatalogName(namespace.level(0)));
+    } catch (InvalidNameException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Like {@link #existingNamespaceName}, for a table's or view's name. */
+  public static Optional<TableName> existingTableName(String name) {
+    try {
+      return Optional.of(new TableName(name));
+    } catch (InvalidNameException e) {
+      return Optional.empty();
     }
   }
 

@@ -11,6 +11,7 @@ import io.floe.application.port.out.ChangeFeed;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -86,6 +87,8 @@ public final class JooqChangeFeed implements ChangeFeed {
         Json.objectMap(row.get(AUDIT_LOG.DETAILS)), row.get(AUDIT_LOG.REQUEST_ID));
     return new ChangeEvent(new FeedPosition(row.get(AUDIT_LOG.TXID), entry.id(),
         entry.recordedAt()), row.get(AUDIT_LOG.EVENT_ID), entry,
-        row.get("request_events", Integer.class));
+        row.get("request_events", Integer.class),
+        Optional.ofNullable(row.get(AUDIT_LOG.NAMESPACE_ID)),
+        Optional.ofNullable(row.get(AUDIT_LOG.OBJECT_ID)));
   }
 }

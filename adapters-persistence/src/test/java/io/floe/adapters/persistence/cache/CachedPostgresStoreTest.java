@@ -5,6 +5,7 @@ import io.floe.adapters.persistence.jooq.JooqCatalogObjectStore;
 import io.floe.adapters.persistence.jooq.JooqPersistencePorts;
 import io.floe.adapters.persistence.jooq.JooqPrincipalStore;
 import io.floe.application.port.out.AuditLog;
+import io.floe.application.port.out.ChangeFeed;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.DroppedTableClaimStore;
 import io.floe.application.port.out.GrantStore;
@@ -233,6 +234,11 @@ class CachedPostgresStoreTest extends PersistenceContracts {
     @Override
     public AuditLog audit() {
       return rows.audit();
+    }
+
+    @Override
+    public ChangeFeed changeFeed() {
+      return rows.changeFeed();
     }
 
     /** Never cached: a session ended, or whose token was revoked, must not open the next page. */

@@ -3,6 +3,7 @@ package io.floe.adapters.persistence.jooq;
 import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.persistence.TestDatabases;
 import io.floe.application.port.out.AuditLog;
+import io.floe.application.port.out.ChangeFeed;
 import io.floe.application.port.out.DroppedTableClaimStore;
 import io.floe.application.port.out.GrantStore;
 import io.floe.application.port.out.IdempotencyStore;
@@ -152,6 +153,11 @@ public final class JooqPersistencePorts implements PersistencePorts {
   @Override
   public AuditLog audit() {
     return new JooqAuditLog(database);
+  }
+
+  @Override
+  public ChangeFeed changeFeed() {
+    return new JooqChangeFeed(database);
   }
 
   @Override

@@ -26,7 +26,7 @@ import org.apache.iceberg.gcp.GCPProperties;
 public final class GcsCredentialVendor implements CredentialVendor {
   private static final String CLOUD_PLATFORM = "https://www.googleapis.com/auth/cloud-platform";
   /** Downscoped tokens live as long as their source, an hour for Google's access tokens. */
-  private static final Duration TOKEN_LIFETIME = Duration.ofHours(1);
+  public static final Duration TOKEN_LIFETIME = Duration.ofHours(1);
 
   private final Function<BucketConfig, Optional<GoogleCredentials>> sources;
   private final GoogleTokenExchange exchange;

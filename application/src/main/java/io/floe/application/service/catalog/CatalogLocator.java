@@ -81,8 +81,9 @@ public final class CatalogLocator {
 
   private Optional<Namespace> plainNamespace(OrgContext context,
       org.apache.iceberg.catalog.Namespace namespace) {
-    CatalogName name = FlatIdentifiers.namespaceName(namespace);
-    return namespaces.findLive(context.org().id(), name)
+    // A name no namespace can have names none: a lookup's 404, never a 400.
+    return FlatIdentifiers.existingNamespaceName(namespace)
+        .flatMap(name -> namespaces.findLive(context.org().id(), name))
         .filter(found -> policy.canSee(context, found));
   }
 
@@ -93,6 +94,10 @@ public final class CatalogLocator {
    * @throws NoSuchNamespaceException when the namespace itself does not exist
    */
   public Optional<ResolvedObject> find(OrgContext context, TableIdentifier identifier) {
+    if (identifier.namespace().length() == 1
+        && FlatIdentifiers.existingNamespaceName(identifier.namespace()).isEmpty()) {
+      throw new NoSuchNamespaceException("Namespace does not exist: %s", identifier.namespace());
+    }
     CatalogName namespaceName = FlatIdentifiers.namespaceName(identifier.namespace());
     TableName name;
     try {
@@ -123,6 +128,9 @@ public final class CatalogLocator {
     }
     if (RepoNamespaces.isVersioned(identifier.namespace())) {
       return repoTable(repos.require(context, identifier.namespace()), identifier);
+    }
+    if (FlatIdentifiers.existingTableName(identifier.name()).isEmpty()) {
+      throw new NoSuchTableException("Table does not exist: %s", identifier);
     }
     Optional<ResolvedObject> found;
     try {
@@ -161,6 +169,10 @@ public final class CatalogLocator {
   }
 
   public ResolvedObject view(OrgContext context, TableIdentifier identifier) {
+    if (identifier.namespace().length() != 1
+        || FlatIdentifiers.existingTableName(identifier.name()).isEmpty()) {
+      throw new NoSuchViewException("View does not exist: %s", identifier);
+    }
     return findQuietly(context, identifier)
         .filter(found -> found.object().kind() == CatalogObject.Kind.VIEW)
         .orElseThrow(() -> new NoSuchViewException("View does not exist: %s", identifier));

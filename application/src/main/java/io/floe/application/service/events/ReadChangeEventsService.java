@@ -51,7 +51,7 @@ public final class ReadChangeEventsService implements ReadChangeEventsUseCase {
       throw new ChangeEventsExpiredException("The continuation token is older than the event "
           + "retention (" + retention + "); start again without one");
     }
-    Predicate<ChangeEvent> visible = visibility.forReader(context);
+    Predicate<ChangeEvent> visible = visibility.forReader(context, filter);
     List<ChangeEvent> page = new ArrayList<>();
     FeedPosition next = after;
     int scanned = 0;

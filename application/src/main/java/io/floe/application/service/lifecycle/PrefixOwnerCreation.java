@@ -79,7 +79,7 @@ public final class PrefixOwnerCreation {
     Pending journal = new Pending(created.owner().id(), created.orgId(), created.owner().kind(),
         created.name(), created.bucket().id(), created.prefix(), created.createdAt());
     unitOfWork.inTransaction(() -> {
-      names.reserve(created.orgId(), created.name(), created.owner());
+      names.reserve(context, created.name(), created.owner());
       claimer.reserve(created.bucket(), new PrefixClaim(created.bucket().id(), created.prefix(),
           created.owner()));
       pending.record(journal);

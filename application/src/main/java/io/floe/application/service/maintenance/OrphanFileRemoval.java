@@ -29,7 +29,8 @@ import java.util.Set;
  * a writer stores while this runs, or is about to commit, is always young. Nothing outside the
  * table's directory is listed, so nothing outside it can be deleted; and the metadata is read
  * through the table's confined FileIO, so a manifest or manifest list outside the table fails the
- * run ({@code ForeignTableFileException}) before anything is removed.
+ * run ({@code ForeignTableFileException}) before anything is removed. The grace period is never
+ * under the server's {@link OrphanGraceFloor}, which outlasts every write access Floe hands out.
  */
 final class OrphanFileRemoval {
   /** The most objects one run looks at; a larger table is judged a part at a time. */
@@ -38,15 +39,19 @@ final class OrphanFileRemoval {
   private final MetadataFiles metadataFiles;
   private final BucketStorageProvider storage;
   private final Clock clock;
+  private final OrphanGraceFloor floor;
 
-  OrphanFileRemoval(MetadataFiles metadataFiles, BucketStorageProvider storage, Clock clock) {
+  OrphanFileRemoval(MetadataFiles metadataFiles, BucketStorageProvider storage, Clock clock,
+      OrphanGraceFloor floor) {
     this.metadataFiles = metadataFiles;
     this.storage = storage;
     this.clock = clock;
+    this.floor = floor;
   }
 
   TableMaintenance.Orphans run(ResolvedTable table, OrphanRemoval settings, boolean dryRun) {
-    Instant olderThan = clock.instant().minus(settings.grace());
+    // Callers refuse a shorter grace period; this keeps any path from going under the floor.
+    Instant olderThan = clock.instant().minus(floor.atLeast(settings.grace()));
     Set<String> referenced;
     try {
       referenced = ReachableTableFiles.of(metadataFiles.tableIo(table.bucket(), table.rootUri()),

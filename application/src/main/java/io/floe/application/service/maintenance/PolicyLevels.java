@@ -12,6 +12,7 @@ import io.floe.application.service.catalog.ResolvedObject;
 import io.floe.application.service.catalog.ResolvedTable;
 import io.floe.domain.Action;
 import io.floe.domain.Namespace;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,11 +39,31 @@ public final class PolicyLevels {
   private final CatalogLocator locator;
   private final AccessPolicy access;
   private final MaintenancePolicyStore store;
+  private final OrphanGraceFloor orphanFloor;
 
   public PolicyLevels(CatalogLocator locator, AccessPolicy access, MaintenancePolicyStore store) {
+    this(locator, access, store, OrphanGraceFloor.DEFAULT);
+  }
+
+  public PolicyLevels(CatalogLocator locator, AccessPolicy access, MaintenancePolicyStore store,
+      OrphanGraceFloor orphanFloor) {
     this.locator = locator;
     this.access = access;
     this.store = store;
+    this.orphanFloor = orphanFloor;
+  }
+
+  /** The shortest grace period orphan removal may use here. */
+  OrphanGraceFloor orphanFloor() {
+    return orphanFloor;
+  }
+
+  /** Refuses a policy whose orphan grace period is under the floor. */
+  void requireAllowed(MaintenancePolicy policy) {
+    if (policy.orphanGraceSeconds() != null) {
+      orphanFloor.require(Duration.ofSeconds(policy.orphanGraceSeconds()),
+          "orphan_grace_seconds");
+    }
   }
 
   /** The target's levels, nearest first, once the caller is allowed {@code action} on it. */
@@ -116,6 +137,12 @@ public final class PolicyLevels {
       if (set.isPresent()) {
         effective = effective.over(set.get());
       }
+    }
+    Long grace = effective.orphanGraceSeconds();
+    if (grace != null && grace < orphanFloor.floor().toSeconds()) {
+      // Set before the operator raised the floor: it runs at the floor, never under it.
+      effective = new MaintenancePolicy(null, null, orphanFloor.floor().toSeconds(), null, null,
+          null, null).over(effective);
     }
     return effective;
   }

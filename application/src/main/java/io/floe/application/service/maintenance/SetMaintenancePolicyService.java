@@ -34,6 +34,7 @@ public final class SetMaintenancePolicyService implements SetMaintenancePolicyUs
       MaintenancePolicy policy) {
     List<PolicyLevels.Level> resolved = levels.resolve(context, target, Action.MANAGE);
     PolicyLevels.Level level = resolved.get(0);
+    levels.requireAllowed(policy);
     publisher.publish(context, audited(AuditAction.MAINTENANCE_POLICY_SET, level),
         () -> store.put(context.org().id(), level.id(), level.scope(), policy, clock.instant()));
     return levels.view(resolved);

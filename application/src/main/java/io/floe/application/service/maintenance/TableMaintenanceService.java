@@ -60,7 +60,7 @@ public final class TableMaintenanceService implements MaintainTableUseCase {
     this.compaction = new DataCompaction(rewriter);
     this.expiry = new SnapshotExpiry(clock);
     this.manifests = new ManifestRewrite();
-    this.orphans = new OrphanFileRemoval(files, storage, clock);
+    this.orphans = new OrphanFileRemoval(files, storage, clock, policies.orphanFloor());
     this.events = events;
     this.policies = policies;
   }
@@ -75,6 +75,8 @@ public final class TableMaintenanceService implements MaintainTableUseCase {
           + "earlier versions; collect its garbage with the repo's garbage collection instead",
           identifier);
     }
+    asked.removeOrphans().ifPresent(orphanRemoval ->
+        policies.orphanFloor().require(orphanRemoval.grace(), "The grace period"));
     Steps steps = asked.isEmpty()
         ? PolicySteps.of(policies.effectiveFor(object, context), asked.dryRun()) : asked;
     if (steps.isEmpty()) {

@@ -114,7 +114,7 @@ public final class RepoLifecycleService implements RepoLifecycleUseCase {
       publisher.publish(context, AuditedChange.of(AuditAction.REPO_RESTORE,
           AuditTarget.Kind.REPO, deleted.repo().name()), () -> {
             // The name normally stayed held by the deleted repo; reserving again is a no-op then.
-            names.reserve(context.org().id(), name,
+            names.reserve(context, name,
                 new PrefixClaim.Owner(PrefixClaim.OwnerKind.REPO, deleted.repo().id()));
             repos.markRestored(deleted.repo().id());
           });

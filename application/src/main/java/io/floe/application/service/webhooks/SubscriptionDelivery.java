@@ -110,8 +110,8 @@ public final class SubscriptionDelivery {
       store.pause(id, "the owner of the subscription is no longer a member of the org", now);
       return Turn.NONE;
     }
-    Predicate<ChangeEvent> visible = visibility.forReader(owner.get());
     ChangeFilter filter = subscription.filter().toChangeFilter();
+    Predicate<ChangeEvent> visible = visibility.forReader(owner.get(), filter);
     Instant notBefore = now.minus(retention);
     FeedPosition position = subscription.state().position();
     List<ChangeEvent> pending = feed.after(orgId, position, filter, notBefore, eventsPerTurn);

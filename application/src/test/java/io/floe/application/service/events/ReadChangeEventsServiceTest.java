@@ -146,4 +146,29 @@ class ReadChangeEventsServiceTest {
     assertThatThrownBy(() -> events.read(bed.admin, FeedPosition.START, ChangeFilter.ALL, 1001))
         .isInstanceOf(BadRequestException.class);
   }
+
+  @Test
+  void eventsBelongToTheNamespaceNotItsNameARecreatedOneStartsWithAnEmptyHistory() {
+    commit("sales", "orders");
+    publisher.publish(bed.admin, AuditedChange.of(AuditAction.NAMESPACE_DELETE,
+        AuditTarget.Kind.NAMESPACE, "sales"), () -> bed.store.namespaceDeletes().markDeleted(
+            sales.id(), bed.clock.instant(), bed.clock.instant(), false, true));
+    Namespace again = bed.namespace("sales", Visibility.PRIVATE);
+    OrgContext analyst = bed.member("analyst", Role.MEMBER);
+    bed.grant(analyst.caller().principal().id(), again, Optional.empty(), Action.READ);
+
+    assertThat(all(analyst).events()).as("the old sales' history").isEmpty();
+    ChangeFilter followingSales = new ChangeFilter(Set.of(), Set.of(), Set.of("sales"),
+        Set.of(), Optional.empty());
+    assertThat(events.read(bed.admin, FeedPosition.START, followingSales, 100).events())
+        .as("a filter follows the namespace living under the name").isEmpty();
+    assertThat(targets(all(bed.admin))).as("admins see everything")
+        .containsExactly("sales.orders", "sales");
+
+    commit("sales", "orders");
+    assertThat(all(analyst).events()).singleElement()
+        .satisfies(event -> assertThat(event.namespaceId()).contains(again.id()));
+    assertThat(events.read(analyst, FeedPosition.START, followingSales, 100).events())
+        .hasSize(1);
+  }
 }

@@ -215,4 +215,18 @@ class MaintenancePolicyServicesTest {
         MaintenanceJob.State.SUCCEEDED, "done", MaintenanceTable.Observed.NOTHING,
         bed.clock.instant())).isTrue();
   }
+
+  @Test
+  void anOrphanGracePeriodUnderTheFloorIsRefusedNamingIt() {
+    assertThatThrownBy(() -> set.set(bed.admin, SALES,
+        new MaintenancePolicy(null, null, 0L, null, null, null)))
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("orphan_grace_seconds (0 seconds) is under this server's floor "
+            + "of 86400 seconds");
+    assertThat(policies.find(sales.id())).isEmpty();
+    assertThat(audit()).isEmpty();
+
+    set.set(bed.admin, SALES, new MaintenancePolicy(null, null, 86_400L, null, null, null));
+    assertThat(policies.find(sales.id())).isPresent();
+  }
 }

@@ -30,6 +30,9 @@ import io.floe.domain.CatalogObject;
 import io.floe.domain.Namespace;
 import io.floe.domain.Role;
 import io.floe.domain.Visibility;
+import io.floe.domain.StoragePath;
+import io.floe.application.port.in.maintenance.MaintainTableUseCase;
+import io.floe.application.service.catalog.ResolvedObject;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -315,5 +318,49 @@ class TableMaintenanceServiceTest {
             refused -> assertThat(refused.location()).isEqualTo(planted));
     assertThat(bed.metadataIo.exists(planted)).isTrue();
     assertThat(failed.get()).isEqualTo(1);
+  }
+
+  private static Steps removingOrphans(Duration grace) {
+    return new Steps(Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.of(new MaintainTableUseCase.OrphanRemoval(grace)), false);
+  }
+
+  @Test
+  void orphanRemovalNeverTakesAFileAWriterHasNotCommittedYet() {
+    // A writer stores a data file it will commit later: unreferenced until then.
+    StoragePath pending = orders.location().path().resolve("data")
+        .resolve("pending-commit.parquet");
+    bed.storage.open(bed.bucket).put(pending, new byte[] {1});
+
+    for (Duration under : List.of(Duration.ZERO, Duration.ofHours(23))) {
+      assertThatThrownBy(() -> maintenance.maintain(writer, ordersId, removingOrphans(under)))
+          .isInstanceOf(BadRequestException.class)
+          .hasMessageContaining("under this server's floor of 86400 seconds");
+    }
+    TableMaintenance atTheFloor = maintenance.maintain(writer, ordersId,
+        removingOrphans(OrphanGraceFloor.MINIMUM));
+    assertThat(atTheFloor.orphans().files()).isEmpty();
+    assertThat(bed.storage.open(bed.bucket).exists(pending)).as("the writer's file").isTrue();
+
+    // Once older than the floor, no write that can still commit holds it: it is an orphan.
+    bed.clock.advance(OrphanGraceFloor.MINIMUM.plusMinutes(1));
+    TableMaintenance later = maintenance.maintain(writer, ordersId,
+        removingOrphans(OrphanGraceFloor.MINIMUM));
+    assertThat(later.orphans().files()).extracting(TableMaintenance.File::key)
+        .containsExactly("data/pending-commit.parquet");
+    assertThat(bed.storage.open(bed.bucket).exists(pending)).isFalse();
+  }
+
+  @Test
+  void aPolicySetUnderARaisedFloorRunsAtTheFloor() {
+    OrphanGraceFloor raised = OrphanGraceFloor.of(Duration.ofDays(2), Duration.ofHours(1));
+    PolicyLevels levels = new PolicyLevels(bed.locator(), bed.policy(), policies, raised);
+    policies.put(bed.org.id(), sales.id(), MaintenancePolicyStore.Scope.NAMESPACE,
+        new MaintenancePolicy(null, null, Duration.ofDays(1).toSeconds(), null, null, null),
+        bed.clock.instant());
+    ResolvedObject table = (ResolvedObject) bed.locator().table(bed.admin, ordersId);
+
+    assertThat(levels.effectiveFor(table, bed.admin).orphanGraceSeconds())
+        .isEqualTo(Duration.ofDays(2).toSeconds());
   }
 }

@@ -218,4 +218,32 @@ class NamespaceServiceTest {
     assertThatThrownBy(() -> namespaces.drop(bed.admin, Namespace.of("sales")))
         .isInstanceOf(NoSuchNamespaceException.class);
   }
+
+  @Test
+  void aNameNoNamespaceCanHaveDoesNotExistButCreatingOneIsRefusedNamingTheRule() {
+    for (Namespace impossible : List.of(Namespace.of("TEST NS"), Namespace.of("-x"),
+        Namespace.of("x".repeat(101)))) {
+      assertThatThrownBy(() -> namespaces.load(bed.admin, impossible))
+          .as("%s", impossible).isInstanceOf(NoSuchNamespaceException.class);
+    }
+    assertThatThrownBy(() -> namespaces.create(bed.admin, creating("TEST NS", Map.of())))
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("use ASCII letters, digits, '-', '_' or '.'");
+  }
+
+  @Test
+  void creatingTheNameOfADeletedNamespaceSaysHowToRestoreItAndWhenTheNameFreesUp() {
+    namespaces.create(bed.admin, creating("sales", Map.of()));
+    namespaces.drop(bed.admin, Namespace.of("sales"));
+    String until = bed.clock.instant().plus(Namespaces.RECOVERY).toString();
+
+    assertThatThrownBy(() -> namespaces.create(bed.admin, creating("Sales", Map.of())))
+        .isInstanceOf(AlreadyExistsException.class)
+        .hasMessageContaining("belongs to a deleted namespace")
+        .hasMessageContaining("restored until " + until)
+        .hasMessageContaining("POST /orgs/" + bed.org.name() + "/iceberg/namespaces/Sales/restore")
+        .hasMessageContaining("floe namespaces restore Sales");
+    assertThatThrownBy(() -> namespaces.load(bed.admin, Namespace.of("sales")))
+        .isInstanceOf(NoSuchNamespaceException.class);
+  }
 }

@@ -16,6 +16,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
+import io.floe.application.model.ChangeEvent;
+import io.floe.application.model.ChangeFilter;
+import io.floe.application.model.FeedPosition;
+import io.floe.domain.CatalogObject;
+import io.floe.domain.Namespace;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -141,5 +146,37 @@ public abstract class AuditLogContract extends PortContract {
   private static AuditQuery page(OptionalLong before, int limit) {
     return new AuditQuery(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty(), before, limit);
+  }
+
+  @Test
+  void theFeedKnowsTheNamespaceAndTableOfAChangeByIdentity() {
+    Namespace old = fixture.namespace("ledger");
+    CatalogObject entries = fixture.table(old, "entries");
+    record(AuditedChange.of(AuditAction.TABLE_COMMIT, AuditTarget.Kind.TABLE, "ledger.entries")
+        .with("namespace", "ledger"));
+    ports().unitOfWork().inTransaction(() -> {
+      ports().objects().delete(entries.id());
+      ports().namespaceDeletes().markDeleted(old.id(), fixture.now,
+          fixture.now.plusSeconds(60), false, true);
+      record(AuditedChange.of(AuditAction.NAMESPACE_DELETE, AuditTarget.Kind.NAMESPACE,
+          "ledger"));
+    });
+    Namespace again = fixture.namespace("Ledger");
+    record(AuditedChange.of(AuditAction.NAMESPACE_CREATE, AuditTarget.Kind.NAMESPACE, "Ledger"));
+    record(AuditedChange.of(AuditAction.TABLE_COMMIT, AuditTarget.Kind.TABLE, "other.t")
+        .with("namespace", "other"));
+
+    List<ChangeEvent> events = ports().changeFeed().after(fixture.org.id(), FeedPosition.START,
+        ChangeFilter.ALL, START.minusSeconds(1), 10);
+    assertThat(events).extracting(ChangeEvent::namespaceId).containsExactly(
+        Optional.of(old.id()), Optional.of(old.id()), Optional.of(again.id()), Optional.empty());
+    assertThat(events).extracting(ChangeEvent::objectId).containsExactly(
+        Optional.of(entries.id()), Optional.empty(), Optional.empty(), Optional.empty());
+  }
+
+  private void record(AuditedChange change) {
+    ports().unitOfWork().inTransaction(() -> audit().append(fixture.org.id(), START,
+        fixture.user("u" + UUID.randomUUID().toString().substring(0, 8)),
+        "request", List.of(change)));
   }
 }

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.floe.application.port.out.NameRegistry;
 import io.floe.domain.CatalogName;
 import io.floe.domain.PrefixClaim.OwnerKind;
+import io.floe.domain.Namespace;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -56,5 +60,17 @@ public abstract class NameRegistryContract extends PortContract {
     names().releaseIfHeldBy(fixture.org.id(), new CatalogName("HELD"), holder);
     assertThat(names().reserve(fixture.org.id(), new CatalogName("held"), OwnerKind.REPO,
         UUID.randomUUID())).isEmpty();
+  }
+
+  @Test
+  void aSoftDeletedHolderIsNamedWithTheEndOfItsRecoveryPeriod() {
+    Namespace gone = fixture.namespace("gone");
+    names().reserve(fixture.org.id(), new CatalogName("gone"), OwnerKind.NAMESPACE, gone.id());
+    Instant purgeAfter = fixture.now.plus(Duration.ofDays(7));
+    ports().namespaceDeletes().markDeleted(gone.id(), fixture.now, purgeAfter, false, false);
+
+    assertThat(names().reserve(fixture.org.id(), new CatalogName("GONE"), OwnerKind.NAMESPACE,
+        UUID.randomUUID())).contains(new NameRegistry.Holder(OwnerKind.NAMESPACE, gone.id(),
+            Optional.of(purgeAfter)));
   }
 }

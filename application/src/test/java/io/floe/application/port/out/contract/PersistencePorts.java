@@ -1,6 +1,7 @@
 package io.floe.application.port.out.contract;
 
 import io.floe.application.port.out.AuditLog;
+import io.floe.application.port.out.ChangeFeed;
 import io.floe.application.port.out.CatalogObjectStore;
 import io.floe.application.port.out.DroppedTableClaimStore;
 import io.floe.application.port.out.GrantStore;
@@ -71,6 +72,9 @@ public interface PersistencePorts extends AutoCloseable {
   IdempotencyStore idempotency();
 
   AuditLog audit();
+
+  /** The change feed over {@link #audit()}'s entries. */
+  ChangeFeed changeFeed();
 
   WebSessionStore webSessions();
 

@@ -1,5 +1,10 @@
 package io.floe.application.port.out.inmemory;
 
+import java.util.Optional;
+import java.util.Locale;
+import io.floe.domain.Namespace;
+import io.floe.domain.CatalogObject;
+import io.floe.application.model.AuditedIdentity;
 import io.floe.application.model.AuditEntry;
 import io.floe.application.model.AuditPage;
 import io.floe.application.model.AuditQuery;
@@ -33,9 +38,16 @@ public final class InMemoryAuditLog implements AuditLog {
     db.statement(() -> {
       for (AuditedChange change : changes) {
         long id = ids.incrementAndGet();
+        Optional<UUID> namespaceId = AuditedIdentity.namespaceOf(change)
+            .flatMap(name -> namespaceId(orgId, name));
+        Optional<UUID> objectId = namespaceId.flatMap(ns -> AuditedIdentity.objectNameOf(change)
+            .flatMap(name -> db.objects.values().stream()
+                .filter(object -> object.namespaceId().equals(ns)
+                    && object.name().value().equals(name))
+                .map(CatalogObject::id).findFirst()));
         db.auditLog.put(id, new AuditRow(orgId, new AuditEntry(id, recordedAt, actor.id(),
             actor.name(), change.action().wireName(), change.target().kind().wireName(),
-            change.target().name(), change.details(), requestId)));
+            change.target().name(), change.details(), requestId), namespaceId, objectId));
       }
       return null;
     });
@@ -66,5 +78,15 @@ public final class InMemoryAuditLog implements AuditLog {
         && query.since().map(since -> !entry.recordedAt().isBefore(since)).orElse(true)
         && query.until().map(until -> entry.recordedAt().isBefore(until)).orElse(true)
         && (query.before().isEmpty() || entry.id() < query.before().getAsLong());
+  }
+
+  /** As the database resolves it: the live namespace of that name, else the one deleted last. */
+  private Optional<UUID> namespaceId(UUID orgId, String name) {
+    return db.namespaces.values().stream().map(row -> row.owner())
+        .filter(ns -> ns.orgId().equals(orgId)
+            && ns.name().key().equals(name.toLowerCase(Locale.ROOT)))
+        .max(Comparator.comparing((Namespace ns) -> ns.deletedAt().isEmpty())
+            .thenComparing(ns -> ns.deletedAt().orElse(Instant.MIN)))
+        .map(Namespace::id);
   }
 }

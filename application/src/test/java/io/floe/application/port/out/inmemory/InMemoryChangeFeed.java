@@ -30,16 +30,17 @@ public final class InMemoryChangeFeed implements ChangeFeed {
   public List<ChangeEvent> after(UUID orgId, FeedPosition after, ChangeFilter filter,
       Instant notBefore, int limit) {
     return db.statement(() -> {
-      List<AuditEntry> entries = db.auditLog.values().stream()
-          .filter(row -> row.orgId().equals(orgId)).map(AuditRow::entry)
-          .sorted(Comparator.comparingLong(AuditEntry::id)).toList();
-      Map<String, Long> perRequest = entries.stream()
+      List<AuditRow> rows = db.auditLog.values().stream()
+          .filter(row -> row.orgId().equals(orgId))
+          .sorted(Comparator.comparingLong(row -> row.entry().id())).toList();
+      Map<String, Long> perRequest = rows.stream().map(AuditRow::entry)
           .collect(Collectors.groupingBy(AuditEntry::requestId, Collectors.counting()));
-      return entries.stream()
-          .map(entry -> new ChangeEvent(new FeedPosition(entry.id(), entry.id(),
-              entry.recordedAt()), UUID.nameUUIDFromBytes((orgId + "/" + entry.id())
-                  .getBytes(StandardCharsets.UTF_8)), entry,
-              perRequest.get(entry.requestId()).intValue()))
+      return rows.stream()
+          .map(row -> new ChangeEvent(new FeedPosition(row.entry().id(), row.entry().id(),
+              row.entry().recordedAt()), UUID.nameUUIDFromBytes((orgId + "/" + row.entry().id())
+                  .getBytes(StandardCharsets.UTF_8)), row.entry(),
+              perRequest.get(row.entry().requestId()).intValue(), row.namespaceId(),
+              row.objectId()))
           .filter(event -> event.position().compareTo(after) > 0)
           .filter(event -> !event.entry().recordedAt().isBefore(notBefore))
           .filter(filter::matches)

@@ -90,7 +90,9 @@ public final class InMemoryDatabase implements UnitOfWork {
 
   record IdempotencyRow(IdempotencyStore.Recorded recorded, Instant expiresAt) {}
 
-  record AuditRow(UUID orgId, AuditEntry entry) {}
+  /** An audit entry and, for a namespace's, table's or view's change, their ids. */
+  record AuditRow(UUID orgId, AuditEntry entry, Optional<UUID> namespaceId,
+      Optional<UUID> objectId) {}
 
   /**
    * A namespace's or repo's row with the soft-delete columns both tables share. The owner record

@@ -4,6 +4,7 @@ import io.floe.application.port.out.NameRegistry;
 import io.floe.application.port.out.inmemory.InMemoryDatabase.NameKey;
 import io.floe.domain.CatalogName;
 import io.floe.domain.PrefixClaim.OwnerKind;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -23,7 +24,8 @@ public final class InMemoryNameRegistry implements NameRegistry {
       if (holder.isEmpty()) {
         db.names.put(key, new Holder(kind, ownerId));
       }
-      return holder;
+      return holder.map(held -> new Holder(held.kind(), held.ownerId(),
+          restorableUntil(held.ownerId())));
     });
   }
 
@@ -40,5 +42,13 @@ public final class InMemoryNameRegistry implements NameRegistry {
         db.names.remove(key);
       }
     });
+  }
+
+  /** The end of the holder's recovery period when it is a soft-deleted namespace or repo. */
+  private Optional<Instant> restorableUntil(UUID ownerId) {
+    return db.namespaces.get(ownerId)
+        .filter(row -> row.owner().deletedAt().isPresent()).flatMap(row -> row.purgeAfter())
+        .or(() -> db.repos.get(ownerId)
+            .filter(row -> row.owner().deletedAt().isPresent()).flatMap(row -> row.purgeAfter()));
   }
 }

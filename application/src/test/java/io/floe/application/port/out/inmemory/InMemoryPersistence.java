@@ -176,6 +176,7 @@ public final class InMemoryPersistence implements PersistencePorts {
   }
 
   /** The change feed over this store's audit log. */
+  @Override
   public InMemoryChangeFeed changeFeed() {
     return changeFeed;
   }
