@@ -1,5 +1,6 @@
 package io.floe.bootstrap;
 
+import io.floe.application.service.work.OrgWorkBudget;
 import io.floe.adapters.rest.FloeHttpServer;
 import io.floe.adapters.rest.HealthRoutes;
 import io.floe.adapters.rest.MetricsRoutes;
@@ -63,8 +64,10 @@ final class Composition implements AutoCloseable {
         lifecycle, orgs, catalog.locator, repoTables.namespaces);
     RepoModule repos = new RepoModule(adapters, clock, access.policy, audit.publisher,
         lifecycle, catalog.files);
+    // One budget of heavy work for the whole server: previews and maintenance runs share it.
+    OrgWorkBudget heavyWork = OrgWorkBudget.withDefaults(settings.heavyWorkPerOrg());
     this.maintenance = new MaintenanceModule(adapters, clock, access.policy,
-        audit.publisher, catalog, settings.maintenance());
+        audit.publisher, catalog, settings.maintenance(), heavyWork);
     started.push(lifecycle.scheduler(settings, adapters.workers()));
     maintenance.loop(settings.maintenance(), settings.dataDir(), adapters.workers())
         .ifPresent(started::push);
@@ -73,7 +76,7 @@ final class Composition implements AutoCloseable {
         audit.publisher, events.visibility);
     started.push(webhooks.start(adapters.workers()));
     WebModule web = new WebModule(adapters, settings, clock, access, orgs, namespaces,
-        catalog.views, catalog.tables, repos, maintenance.policies());
+        catalog.views, catalog.tables, repos, maintenance.policies(), heavyWork);
     this.http = new FloeHttpServer(new HealthRoutes(new ReadinessService(adapters.database(), adapters.workers())),
         new IcebergRoutes(access.authentication, namespaces.icebergNamespaces, catalog.tables,
             catalog.views, settings.idempotencyLifetime(), settings.metadataLimits()),

@@ -1,5 +1,7 @@
 package io.floe.bootstrap;
 
+import io.floe.application.service.maintenance.BudgetedTableMaintenance;
+import io.floe.application.service.work.OrgWorkBudget;
 import io.floe.adapters.rest.management.MaintenancePolicyRoutes;
 import io.floe.adapters.rest.management.TableMaintenanceRoutes;
 import io.floe.adapters.storage.rows.IcebergDataFileRewriter;
@@ -40,6 +42,8 @@ import java.util.function.Consumer;
  */
 final class MaintenanceModule {
   final MaintainTableUseCase maintenance;
+  /** What runs asked for through the API share with previews; the scheduler has its own limit. */
+  private final OrgWorkBudget heavyWork;
   private final Adapters adapters;
   private final Clock clock;
   private final CatalogModule catalog;
@@ -50,7 +54,8 @@ final class MaintenanceModule {
   private final DeleteMaintenancePolicyService deletePolicy;
 
   MaintenanceModule(Adapters adapters, Clock clock, AccessPolicy policy,
-      ChangePublisher publisher, CatalogModule catalog, MaintenanceSettings settings) {
+      ChangePublisher publisher, CatalogModule catalog, MaintenanceSettings settings,
+      OrgWorkBudget heavyWork) {
     this.adapters = adapters;
     this.clock = clock;
     this.catalog = catalog;
@@ -64,6 +69,7 @@ final class MaintenanceModule {
     this.maintenance = new TableMaintenanceService(catalog.locator, policy, catalog.files,
         catalog.tables.commit(), publisher, new IcebergDataFileRewriter(), adapters.storage(),
         adapters.metrics(), levels, clock);
+    this.heavyWork = heavyWork;
     this.setPolicy = new SetMaintenancePolicyService(levels, adapters.maintenancePolicies(),
         publisher, clock);
     this.getPolicy = new GetMaintenancePolicyService(levels);
@@ -120,7 +126,8 @@ final class MaintenanceModule {
   }
 
   Consumer<RoutesConfig> routes(AuthenticateUseCase authentication) {
-    TableMaintenanceRoutes maintain = new TableMaintenanceRoutes(authentication, maintenance);
+    TableMaintenanceRoutes maintain = new TableMaintenanceRoutes(authentication,
+        new BudgetedTableMaintenance(maintenance, heavyWork));
     MaintenancePolicyRoutes policies = new MaintenancePolicyRoutes(authentication, setPolicy,
         getPolicy, deletePolicy);
     MaintenanceJobRoutes jobs = new MaintenanceJobRoutes(authentication, listJobs);

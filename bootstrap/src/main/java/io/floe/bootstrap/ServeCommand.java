@@ -7,6 +7,7 @@ import io.floe.adapters.storage.spark.SparkSubmitMaintenance;
 import io.floe.bootstrap.cli.Durations;
 import io.floe.application.health.FatalErrors;
 import io.floe.application.iceberg.MetadataLimits;
+import io.floe.application.service.work.OrgWorkBudget;
 import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.application.service.webhooks.RetryPolicy;
 import io.floe.domain.OrgName;
@@ -310,6 +311,15 @@ final class ServeCommand implements Callable<Integer> {
   @Mixin
   SecretKeyOptions secretKey;
 
+  @Option(names = "--heavy-work-per-org",
+      defaultValue = "${env:FLOE_HEAVY_WORK_PER_ORG:-" + OrgWorkBudget.DEFAULT_PER_ORG + "}",
+      paramLabel = "COUNT",
+      description = "How many data previews and maintenance runs asked through the API one org "
+          + "may run at once; more are refused with 429 and Retry-After (env "
+          + "FLOE_HEAVY_WORK_PER_ORG; default: ${DEFAULT-VALUE}; all orgs together: twice the "
+          + "processors, at least twice this).")
+  int heavyWorkPerOrg;
+
   @Option(names = "--max-schema-depth",
       defaultValue = "${env:FLOE_MAX_SCHEMA_DEPTH:-" + MetadataLimits.DEFAULT_MAX_SCHEMA_DEPTH + "}",
       paramLabel = "LEVELS",
@@ -440,7 +450,8 @@ final class ServeCommand implements Callable<Integer> {
             .withAttemptTimeout(webhookAttemptTimeout)
             .withWorkers(webhookWorkers)
             .withRetries(new RetryPolicy(RetryPolicy.DEFAULT.first(), webhookMaxBackoff,
-                webhookPauseAfter)));
+                webhookPauseAfter)))
+        .withHeavyWorkPerOrg(heavyWorkPerOrg);
     FloeServer server = FloeServer.start(settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

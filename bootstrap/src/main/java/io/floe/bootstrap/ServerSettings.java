@@ -4,6 +4,7 @@ import io.floe.adapters.persistence.DatabaseSettings;
 import io.floe.adapters.rest.identity.OidcSettings;
 import io.floe.application.iceberg.MetadataLimits;
 import io.floe.application.security.BucketIdentityPolicy;
+import io.floe.application.service.work.OrgWorkBudget;
 import io.floe.domain.OrgName;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +20,8 @@ import java.util.Optional;
  * seals bucket credentials comes from. {@code metadataLimits} bound the schemas and metadata files
  * one request may make the server parse (by default, for the heap the JVM may grow to).
  * {@code bucketIdentities} is what buckets of orgs other than the operators' may use of the
- * server's identity and network ({@link BucketIdentityPolicy}).
+ * server's identity and network ({@link BucketIdentityPolicy}). {@code heavyWorkPerOrg} is how
+ * many previews and maintenance runs one org may run at once ({@link OrgWorkBudget}).
  */
 public record ServerSettings(
     String bind,
@@ -38,13 +40,27 @@ public record ServerSettings(
     BucketIdentityPolicy.Allowances bucketIdentities,
     Duration eventRetention,
     MaintenanceSettings maintenance,
-    WebhookSettings webhooks) {
+    WebhookSettings webhooks,
+    int heavyWorkPerOrg) {
 
   /** When the first cleanup pass runs after a start, finishing what a crash left half done. */
   public static final Duration FIRST_CLEANUP_AFTER = Duration.ofMinutes(1);
 
   /** How long the change feed serves an event, unless the operator says otherwise. */
   public static final Duration EVENT_RETENTION = Duration.ofDays(7);
+
+  /** As the canonical constructor, with the default budget of heavy work per org. */
+  public ServerSettings(String bind, int port, Path dataDir, OrgName org,
+      Optional<DatabaseSettings> database, Duration namespaceRecoveryPeriod,
+      Duration idempotencyLifetime, Optional<String> bootstrapToken,
+      Optional<OidcSettings> oidc, List<Path> localBucketRoots, SecretKeySettings secretKey,
+      Duration firstCleanupAfter, MetadataLimits metadataLimits,
+      BucketIdentityPolicy.Allowances bucketIdentities, Duration eventRetention,
+      MaintenanceSettings maintenance, WebhookSettings webhooks) {
+    this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
+        bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter, metadataLimits,
+        bucketIdentities, eventRetention, maintenance, webhooks, OrgWorkBudget.DEFAULT_PER_ORG);
+  }
 
   /** As the canonical constructor, with the maintenance scheduler's and webhooks' defaults. */
   public ServerSettings(String bind, int port, Path dataDir, OrgName org,
@@ -121,6 +137,10 @@ public record ServerSettings(
     Objects.requireNonNull(eventRetention, "eventRetention");
     Objects.requireNonNull(maintenance, "maintenance");
     Objects.requireNonNull(webhooks, "webhooks");
+    if (heavyWorkPerOrg < 1) {
+      throw new IllegalArgumentException("an org must be allowed at least one piece of heavy "
+          + "work at a time, got " + heavyWorkPerOrg);
+    }
     if (eventRetention.isNegative() || eventRetention.isZero()) {
       throw new IllegalArgumentException("the event retention must be positive");
     }
@@ -145,48 +165,55 @@ public record ServerSettings(
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks);
+        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks, heavyWorkPerOrg);
   }
 
   public ServerSettings withSecretKey(SecretKeySettings keys) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks);
+        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks, heavyWorkPerOrg);
   }
 
   /** Settings whose requests and metadata files are bound by {@code limits}. */
   public ServerSettings withMetadataLimits(MetadataLimits limits) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        limits, bucketIdentities, eventRetention, maintenance, webhooks);
+        limits, bucketIdentities, eventRetention, maintenance, webhooks, heavyWorkPerOrg);
   }
 
   /** What the operator allows bucket configurations of orgs other than the operators' own. */
   public ServerSettings withBucketIdentities(BucketIdentityPolicy.Allowances allowances) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, allowances, eventRetention, maintenance, webhooks);
+        metadataLimits, allowances, eventRetention, maintenance, webhooks, heavyWorkPerOrg);
   }
 
   /** Settings whose change feed serves events for {@code retention}. */
   public ServerSettings withEventRetention(Duration retention) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, retention, maintenance, webhooks);
+        metadataLimits, bucketIdentities, retention, maintenance, webhooks, heavyWorkPerOrg);
   }
 
   /** Settings whose maintenance scheduler runs as {@code schedule} says. */
   public ServerSettings withMaintenance(MaintenanceSettings schedule) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, schedule, webhooks);
+        metadataLimits, bucketIdentities, eventRetention, schedule, webhooks, heavyWorkPerOrg);
   }
 
   /** Settings whose webhooks are delivered as {@code settings} say. */
   public ServerSettings withWebhooks(WebhookSettings settings) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, maintenance, settings);
+        metadataLimits, bucketIdentities, eventRetention, maintenance, settings, heavyWorkPerOrg);
+  }
+
+  /** Settings under which one org runs at most {@code perOrg} previews or maintenance runs. */
+  public ServerSettings withHeavyWorkPerOrg(int perOrg) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks, perOrg);
   }
 
   public Path adminTokenFile() {

@@ -7,7 +7,9 @@ import io.floe.adapters.rest.web.WebUseCases;
 import io.floe.adapters.storage.rows.IcebergTableRows;
 import io.floe.application.port.in.maintenance.GetMaintenancePolicyUseCase;
 import io.floe.application.service.access.WebSessionService;
+import io.floe.application.service.table.BudgetedTablePreview;
 import io.floe.application.service.table.TablePreviewService;
+import io.floe.application.service.work.OrgWorkBudget;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -23,14 +25,14 @@ final class WebModule {
 
   WebModule(Adapters adapters, ServerSettings settings, Clock clock, AccessModule access,
       OrgModule orgs, NamespaceModule namespaces, ViewUseCases views, TableUseCases tables,
-      RepoModule repos, GetMaintenancePolicyUseCase maintenancePolicies) {
+      RepoModule repos, GetMaintenancePolicyUseCase maintenancePolicies, OrgWorkBudget heavyWork) {
     WebSessionService sessions = new WebSessionService(access.authentication,
         adapters.browserIdentityTokens(), adapters.identities(),
         adapters.principals(), adapters.webSessions(), adapters.ids(), clock, SESSION_LIFETIME);
     this.app = new WebApp(new WebUseCases(access.authentication, sessions, orgs.directory,
         namespaces.management, views.list(), tables.load(),
-        new TablePreviewService(tables.load(), adapters.orgs(), adapters.storage(),
-            new IcebergTableRows()),
+        new BudgetedTablePreview(new TablePreviewService(tables.load(), adapters.orgs(),
+            adapters.storage(), new IcebergTableRows()), heavyWork),
         access.grants, access.members,
         access.teams, access.tokens, namespaces.buckets, repos.directory, repos.browsing,
         maintenancePolicies),

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,6 +18,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.checksums.DefaultChecksumAlgorithm;
+import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
@@ -179,6 +187,133 @@ class LocalBucketEndpointTest {
     }
     assertThat(floe.localBucketDirectory(org.warehouse()).resolve(alpha).resolve("trailer"))
         .doesNotExist();
+  }
+
+  @Test
+  void aSignedChunkedUploadIsStoredOnlyWhenEveryChunkAndItsLengthHold() throws Exception {
+    byte[] data = new byte[300_000];
+    new java.util.Random(7).nextBytes(data);
+    SignedRequest good = chunked(alpha + "/chunked/good", data, false);
+    assertThat(good.request().firstMatchingHeader("x-amz-content-sha256"))
+        .contains("STREAMING-AWS4-HMAC-SHA256-PAYLOAD");
+    HttpResponse<String> stored = send(good.request(), payload(good));
+    assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+    try (S3Client s3 = client(alphaKeys.get("id"), alphaKeys.get("secret"))) {
+      assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(alpha + "/chunked/good"))
+          .asByteArray()).isEqualTo(data);
+    }
+
+    String zeroes = "0".repeat(64);
+    Map<String, java.util.function.Function<byte[], byte[]>> breaks = Map.of(
+        "zeroed", wire -> new String(wire, StandardCharsets.ISO_8859_1)
+            .replaceAll("chunk-signature=[0-9a-f]{64}", "chunk-signature=" + zeroes)
+            .getBytes(StandardCharsets.ISO_8859_1),
+        "tampered", wire -> {
+          byte[] copy = wire.clone();
+          copy[copy.length / 2] ^= 1;
+          return copy;
+        },
+        "truncated", wire -> java.util.Arrays.copyOf(wire, wire.length - 120));
+    for (Map.Entry<String, java.util.function.Function<byte[], byte[]>> broken
+        : breaks.entrySet()) {
+      String key = alpha + "/chunked/" + broken.getKey();
+      SignedRequest signed = chunked(key, data, false);
+      HttpResponse<String> refused = send(signed.request(),
+          broken.getValue().apply(payload(signed)));
+      assertThat(refused.statusCode()).as("%s: %s", broken.getKey(), refused.body())
+          .isBetween(400, 499);
+      assertThat(refused.body()).contains("<Error>");
+      assertThat(floe.localBucketDirectory(org.warehouse()).resolve(key)).doesNotExist();
+    }
+    // A decoded length other than the chunks': the signature covers it, and the chunks must
+    // add up to it.
+    SignedRequest longer = chunked(alpha + "/chunked/longer", data, false);
+    HttpResponse<String> refused = send(longer.request().toBuilder()
+        .putHeader("x-amz-decoded-content-length", Integer.toString(data.length + 1)).build(),
+        payload(longer));
+    assertThat(refused.statusCode()).as(refused.body()).isBetween(400, 499);
+    assertThat(floe.localBucketDirectory(org.warehouse()).resolve(alpha).resolve("chunked"))
+        .isDirectoryNotContaining(path -> !path.getFileName().toString().equals("good"));
+  }
+
+  @Test
+  void anUnsignedChunkedUploadIsStoredOnlyWhenItsTrailingChecksumHolds() throws Exception {
+    byte[] data = "an unsigned body with a trailing CRC32".getBytes(StandardCharsets.UTF_8);
+    SignedRequest good = chunked(alpha + "/trailer/good", data, true);
+    assertThat(good.request().firstMatchingHeader("x-amz-content-sha256"))
+        .contains("STREAMING-UNSIGNED-PAYLOAD-TRAILER");
+    HttpResponse<String> stored = send(good.request(), payload(good));
+    assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+    assertThat(Files.readAllBytes(floe.localBucketDirectory(org.warehouse()).resolve(alpha)
+        .resolve("trailer/good"))).isEqualTo(data);
+    SignedRequest other = chunked(alpha + "/trailer/bad", data, true);
+    byte[] wire = payload(other);
+    // The same length, another byte: the trailer's checksum no longer holds.
+    String text = new String(wire, StandardCharsets.ISO_8859_1).replace("unsigned", "UNSIGNED");
+    HttpResponse<String> refused = send(other.request(),
+        text.getBytes(StandardCharsets.ISO_8859_1));
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+    assertThat(refused.body()).contains("BadDigest");
+    assertThat(floe.localBucketDirectory(org.warehouse()).resolve(alpha).resolve("trailer/bad"))
+        .doesNotExist();
+  }
+
+  @Test
+  void aKeyTooLongForTheFileSystemOrForS3IsTheClientsError() {
+    try (S3Client s3 = client(alphaKeys.get("id"), alphaKeys.get("secret"))) {
+      for (String key : List.of(alpha + "/" + "k".repeat(256),
+          alpha + ("/" + "d".repeat(200)).repeat(6))) {
+        assertThat(status(() -> s3.putObject(b -> b.bucket(BUCKET).key(key),
+            RequestBody.fromString("x")))).as("%s bytes", key.length()).isEqualTo(400);
+        assertThat(status(() -> s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(key))))
+            .isEqualTo(400);
+      }
+      s3.putObject(b -> b.bucket(BUCKET).key(alpha + "/" + "k".repeat(255)),
+          RequestBody.fromString("fits"));
+    }
+  }
+
+  /**
+   * A PUT of {@code data} signed by the AWS SDK's own signer in aws-chunked framing. The signer
+   * leaves the body unsigned only over https: the scheme is signed nowhere, so the unsigned form
+   * is signed as for https and sent over plain HTTP.
+   */
+  private static SignedRequest chunked(String key, byte[] data, boolean unsignedWithTrailer) {
+    String base = unsignedWithTrailer ? server().replace("http:", "https:") : server();
+    SdkHttpRequest request = SdkHttpRequest.builder().method(SdkHttpMethod.PUT)
+        .uri(URI.create(base + "/" + BUCKET + "/" + key))
+        .putHeader("Content-Length", Integer.toString(data.length)).build();
+    return AwsV4HttpSigner.create().sign(r -> {
+      r.identity(AwsCredentialsIdentity.create(alphaKeys.get("id"), alphaKeys.get("secret")))
+          .request(request).payload(ContentStreamProvider.fromByteArray(data))
+          .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
+          .putProperty(AwsV4HttpSigner.REGION_NAME, "us-east-1")
+          .putProperty(AwsV4HttpSigner.CHUNK_ENCODING_ENABLED, true)
+          .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, !unsignedWithTrailer);
+      if (unsignedWithTrailer) {
+        r.putProperty(AwsV4HttpSigner.CHECKSUM_ALGORITHM, DefaultChecksumAlgorithm.CRC32);
+      }
+    });
+  }
+
+  private static byte[] payload(SignedRequest signed) throws java.io.IOException {
+    try (java.io.InputStream in = signed.payload().orElseThrow().newStream()) {
+      return in.readAllBytes();
+    }
+  }
+
+  private static HttpResponse<String> send(SdkHttpRequest request, byte[] body)
+      throws Exception {
+    HttpRequest.Builder built = HttpRequest.newBuilder(URI.create(request.getUri().toString()
+            .replace("https:", "http:")))
+        .method(request.method().name(), HttpRequest.BodyPublishers.ofByteArray(body));
+    request.headers().forEach((name, values) -> {
+      if (!java.util.Set.of("host", "content-length", "connection", "expect")
+          .contains(name.toLowerCase(java.util.Locale.ROOT))) {
+        values.forEach(value -> built.header(name, value));
+      }
+    });
+    return HttpClient.newHttpClient().send(built.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   @Test

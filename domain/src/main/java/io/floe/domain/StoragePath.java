@@ -1,17 +1,26 @@
 package io.floe.domain;
 
+import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
 /**
  * A key prefix inside a bucket, normalized: no leading or trailing '/', no empty, "." or ".."
- * segments, no backslash or control character. The empty path is the bucket's root.
+ * segments, no backslash or control character, at most {@value #MAX_BYTES} bytes in UTF-8 (the
+ * longest key S3 and GCS store). The empty path is the bucket's root.
  */
 public record StoragePath(String value) {
+  /** S3's and GCS's limit on an object key, in UTF-8 bytes. */
+  public static final int MAX_BYTES = 1024;
   private static final Pattern SEGMENT = Pattern.compile("[^/\\\\\\p{Cntrl}]+");
 
   public StoragePath {
     if (value == null) {
       throw new DomainException("a storage path must not be null");
+    }
+    if (value.length() > MAX_BYTES / 3
+        && value.getBytes(StandardCharsets.UTF_8).length > MAX_BYTES) {
+      throw new DomainException("invalid storage path '" + Names.printable(value, 64)
+          + "...': a key is at most " + MAX_BYTES + " bytes in UTF-8, as in S3");
     }
     if (!value.isEmpty()) {
       for (String segment : value.split("/", -1)) {

@@ -35,4 +35,18 @@ class StoragePathTest {
   void everythingIsWithinTheRoot() {
     assertThat(new StoragePath("x/y").isWithin(StoragePath.root())).isTrue();
   }
+
+  @Test
+  void aKeyIsAtMostS3sThousandAndTwentyFourBytes() {
+    String segment = "a".repeat(200);
+    String longest = String.join("/", segment, segment, segment, segment, segment) + "/"
+        + "b".repeat(1024 - 5 * 201);
+    assertThat(new StoragePath(longest).value()).hasSize(1024);
+    assertThatThrownBy(() -> new StoragePath(longest + "c"))
+        .isInstanceOf(DomainException.class).hasMessageContaining("at most 1024 bytes");
+    // Bytes, not characters: 342 three-byte characters are 1026 bytes.
+    assertThatThrownBy(() -> new StoragePath("\u20ac".repeat(342)))
+        .isInstanceOf(DomainException.class).hasMessageContaining("at most 1024 bytes");
+    assertThat(new StoragePath("\u20ac".repeat(341)).value()).hasSize(341);
+  }
 }

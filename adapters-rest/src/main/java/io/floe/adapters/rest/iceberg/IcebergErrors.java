@@ -1,6 +1,7 @@
 package io.floe.adapters.rest.iceberg;
 
 import io.floe.application.model.ChangeEventsExpiredException;
+import io.floe.application.model.TooBusyException;
 import io.floe.application.port.out.RefusedLocationException;
 import io.floe.application.port.out.StorageException;
 import io.floe.application.port.out.StorageRefusedException;
@@ -65,6 +66,7 @@ public final class IcebergErrors {
     STATUS.put(AlreadyExistsException.class, 409);
     STATUS.put(CommitFailedException.class, 409);
     STATUS.put(UnprocessableEntityException.class, 422);
+    STATUS.put(TooBusyException.class, 429);
     STATUS.put(BadRequestException.class, 400);
     STATUS.put(ValidationException.class, 400);
     STATUS.put(IllegalArgumentException.class, 400);
@@ -124,7 +126,8 @@ public final class IcebergErrors {
       return of(status, type, "Internal error; request id " + requestId);
     }
     LOG.debug("request {} refused with {}: {}", requestId, status, error.getMessage());
-    String type = status == 403 ? "ForbiddenException" : error.getClass().getSimpleName();
+    String type = status == 403 || status == 429 ? httpType(status)
+        : error.getClass().getSimpleName();
     return of(status, type, error.getMessage());
   }
 

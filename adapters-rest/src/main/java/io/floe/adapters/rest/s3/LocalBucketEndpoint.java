@@ -9,6 +9,7 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
@@ -57,9 +58,20 @@ public final class LocalBucketEndpoint implements Consumer<RoutesConfig> {
   static final int MAX_BUFFERED_BODY = 32 * 1024 * 1024;
   static final int BUFFERED_BYTES = 64 * 1024 * 1024;
   private static final int MAX_CLOCK_SKEW_SECONDS = 15 * 60;
-  /** The streamed payload forms whose chunks the handler decodes. */
+  private static final String CONTENT_SHA256 = "x-amz-content-sha256";
+  private static final String DECODED_LENGTH = "x-amz-decoded-content-length";
+  private static final String SIGNED_CHUNKS = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD";
+  /**
+   * The streamed payload forms taken, each checked chunk by chunk ({@link AwsChunkedBody}). The
+   * one with signed chunks and a signed trailer is not: the handler's check of the request's
+   * own signature does not know it.
+   */
   private static final java.util.Set<String> STREAMED_PAYLOADS = java.util.Set.of(
-      "STREAMING-AWS4-HMAC-SHA256-PAYLOAD", "STREAMING-UNSIGNED-PAYLOAD-TRAILER");
+      SIGNED_CHUNKS, "STREAMING-UNSIGNED-PAYLOAD-TRAILER");
+  /** The key id, the scope and the signature of a header-signed request. */
+  private static final java.util.regex.Pattern AUTHORIZATION = java.util.regex.Pattern.compile(
+      "^AWS4-HMAC-SHA256 .*Credential=([^/,\\s]+)/([0-9]{8}/[^/,\\s]+/[^/,\\s]+/aws4_request)"
+          + ".*Signature=([0-9a-f]{64})");
 
   private final RepoObjectsUseCase objects;
   private final S3ProxyHandler handler;
@@ -111,10 +123,24 @@ public final class LocalBucketEndpoint implements Consumer<RoutesConfig> {
       slowDown(response);
       return;
     }
-    try (InputStream body = request.getInputStream()) {
-      handler.doHandle(request, request, response, body, null);
+    Optional<StreamedUpload> streamed;
+    try {
+      streamed = streamedUpload(request);
+    } catch (AwsChunkedBody.Refused | IllegalArgumentException e) {
+      S3ErrorResponses.send(handler, request, response, S3ErrorCode.INVALID_REQUEST,
+          e.getMessage());
+      return;
+    }
+    try (InputStream body = streamed.isPresent() ? streamed.get().body()
+        : request.getInputStream()) {
+      // The signature is checked on the request as sent; the handler reads the body decoded.
+      handler.doHandle(request, streamed.isPresent() ? streamed.get().request() : request,
+          response, body, null);
     } catch (S3Exception e) {
       S3ErrorResponses.send(handler, request, response, e);
+    } catch (AwsChunkedBody.Refused e) {
+      S3ErrorResponses.send(handler, request, response, S3ErrorCode.INVALID_REQUEST,
+          e.getMessage());
     } catch (JsonProcessingException e) {
       S3ErrorResponses.send(handler, request, response, S3ErrorCode.MALFORMED_X_M_L,
           "The request's XML body is malformed");
@@ -144,6 +170,82 @@ public final class LocalBucketEndpoint implements Consumer<RoutesConfig> {
           + "STREAMING-UNSIGNED-PAYLOAD-TRAILER");
     }
     return Optional.empty();
+  }
+
+  /**
+   * An {@code aws-chunked} upload: its body decoded and checked as it is read
+   * ({@link AwsChunkedBody}: each chunk's signature, the decoded length, the trailing checksum),
+   * and the request as the handler is to see it, whose payload the handler must not decode
+   * again. Empty for a request whose body is not streamed.
+   *
+   * @throws AwsChunkedBody.Refused for a streamed upload that cannot be checked as sent
+   */
+  private Optional<StreamedUpload> streamedUpload(HttpServletRequest request)
+      throws IOException {
+    String declared = request.getHeader(CONTENT_SHA256);
+    if (declared == null || !STREAMED_PAYLOADS.contains(declared)) {
+      return Optional.empty();
+    }
+    if (request.getHeader("Authorization") == null) {
+      throw new AwsChunkedBody.Refused("a streamed upload must be signed in its Authorization "
+          + "header");
+    }
+    long decodedLength;
+    try {
+      decodedLength = Long.parseLong(String.valueOf(request.getHeader(DECODED_LENGTH)).strip());
+    } catch (NumberFormatException e) {
+      throw new AwsChunkedBody.Refused("a streamed upload must carry its length as "
+          + DECODED_LENGTH);
+    }
+    if (decodedLength < 0 || decodedLength > MAX_OBJECT_BYTES) {
+      throw new AwsChunkedBody.Refused(DECODED_LENGTH + " must be 0 to " + MAX_OBJECT_BYTES);
+    }
+    String trailerName = request.getHeader("x-amz-trailer");
+    Optional<AwsChunkedBody.TrailerChecksum> trailer = Optional.empty();
+    if (trailerName != null) {
+      trailer = AwsChunkedBody.TrailerChecksum.of(trailerName);
+      if (trailer.isEmpty() || declared.equals(SIGNED_CHUNKS)) {
+        throw new AwsChunkedBody.Refused("the trailing checksum " + trailerName + " is not "
+            + "checked here: send x-amz-checksum-crc32, -crc32c, -sha1 or -sha256 with "
+            + "STREAMING-UNSIGNED-PAYLOAD-TRAILER, or none");
+      }
+    }
+    Optional<AwsChunkedBody.ChunkSigner> signer = Optional.empty();
+    if (declared.equals(SIGNED_CHUNKS)) {
+      signer = Optional.of(chunkSigner(request));
+    }
+    AwsChunkedBody body = AwsChunkedBody.open(request.getInputStream(), decodedLength, signer,
+        trailer);
+    return Optional.of(new StreamedUpload(body, new DecodedPayloadRequest(request)));
+  }
+
+  /** The chain of chunk signatures seeded by the request's own signature and key. */
+  private AwsChunkedBody.ChunkSigner chunkSigner(HttpServletRequest request)
+      throws AwsChunkedBody.Refused {
+    java.util.regex.Matcher auth = AUTHORIZATION.matcher(request.getHeader("Authorization"));
+    String amzDate = request.getHeader("x-amz-date");
+    if (!auth.find() || amzDate == null) {
+      throw new AwsChunkedBody.Refused("signed chunks need an AWS4-HMAC-SHA256 Authorization "
+          + "header with its Credential and Signature, and x-amz-date");
+    }
+    String secret = objects.session(auth.group(1)).map(RepoObjectSession::secretAccessKey)
+        .orElseThrow(() -> new AwsChunkedBody.Refused("the access key id is not one Floe "
+            + "vended, or it expired"));
+    return new AwsChunkedBody.ChunkSigner(secret, amzDate, auth.group(2), auth.group(3));
+  }
+
+  private record StreamedUpload(InputStream body, HttpServletRequest request) {}
+
+  /** The request with its body already decoded: the handler takes it as it comes. */
+  private static final class DecodedPayloadRequest extends HttpServletRequestWrapper {
+    DecodedPayloadRequest(HttpServletRequest request) {
+      super(request);
+    }
+
+    @Override
+    public String getHeader(String name) {
+      return CONTENT_SHA256.equalsIgnoreCase(name) ? "UNSIGNED-PAYLOAD" : super.getHeader(name);
+    }
   }
 
   /** What a request whose body the handler buffers to check its digest reserves of the budget. */

@@ -104,6 +104,16 @@ class IcebergErrorsTest {
   }
 
   @Test
+  void heavyWorkPastItsOrgsBudgetIsA429SayingWhy() {
+    ErrorResponse response = IcebergErrors.toResponse(new io.floe.application.model
+        .TooBusyException("This org already runs 2 previews"), REQUEST);
+
+    assertThat(response.code()).isEqualTo(429);
+    assertThat(response.type()).isEqualTo("TooManyRequestsException");
+    assertThat(response.message()).isEqualTo("This org already runs 2 previews");
+  }
+
+  @Test
   void anUnreachableDatabaseIsA503ThatSaysNothingWasChanged() {
     ErrorResponse response = IcebergErrors.toResponse(new DatabaseUnavailableException(
         new SQLTransientConnectionException("Connection is not available, request timed out")),

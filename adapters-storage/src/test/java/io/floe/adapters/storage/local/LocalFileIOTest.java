@@ -58,6 +58,17 @@ class LocalFileIOTest {
   }
 
   @Test
+  void aLocationWithANameLongerThanTheFileSystemTakesIsRefusedAsTheClientsError() {
+    String tooLong = table + "/data/" + "x".repeat(256) + ".parquet";
+    assertThatThrownBy(() -> write(tooLong, "{}"))
+        .isInstanceOf(org.apache.iceberg.exceptions.BadRequestException.class)
+        .hasMessageContaining("at most 255 bytes");
+    assertThatThrownBy(() -> io.newInputFile(tooLong).getLength())
+        .isInstanceOf(org.apache.iceberg.exceptions.BadRequestException.class);
+    assertThat(bucketDir.resolve("ab12cd34_sales")).doesNotExist();
+  }
+
+  @Test
   void writtenFilesAreReadableByOwnerAndGroupOnlyAndReadBack() throws IOException {
     write(table + "/metadata/00000-a.metadata.json", "{}");
     Path file = bucketDir.resolve("ab12cd34_sales/orders-0f/metadata/00000-a.metadata.json");

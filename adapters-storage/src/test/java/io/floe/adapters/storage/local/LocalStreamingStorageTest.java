@@ -158,6 +158,31 @@ class LocalStreamingStorageTest {
         .noneMatch(key -> key.startsWith(".floe-local"));
   }
 
+  @Test
+  void aKeySegmentLongerThanAFileNameIsTheClientsErrorAndTouchesNothing() throws IOException {
+    LocalBucketStorage storage = storage();
+    StoragePath fits = new StoragePath("r1/" + "n".repeat(255));
+    write(storage, fits, "ok", WritePrecondition.none());
+    assertThat(storage.stat(fits)).isPresent();
+    // 256 bytes: 'n' plus 85 three-byte characters is 256 bytes in 86 characters.
+    for (StoragePath tooLong : List.of(new StoragePath("r1/" + "n".repeat(256)),
+        new StoragePath("r1/n" + "\u20ac".repeat(85)),
+        new StoragePath("r1/" + "d".repeat(300) + "/object"))) {
+      assertThatThrownBy(() -> write(storage, tooLong, "x", WritePrecondition.none()))
+          .as(tooLong.value()).isInstanceOf(BadRequestException.class)
+          .hasMessageContaining("at most 255 bytes");
+      assertThatThrownBy(() -> storage.stat(tooLong)).isInstanceOf(BadRequestException.class);
+      assertThatThrownBy(() -> storage.read(tooLong, 0, -1))
+          .isInstanceOf(BadRequestException.class);
+      assertThatThrownBy(() -> storage.list(tooLong, Optional.empty(), 10))
+          .isInstanceOf(BadRequestException.class);
+    }
+    try (Stream<Path> files = Files.walk(root)) {
+      assertThat(files.filter(Files::isRegularFile).map(root::relativize).map(Path::toString))
+          .containsExactly("r1/" + "n".repeat(255));
+    }
+  }
+
   private static StoredObjectInfo write(LocalBucketStorage storage, StoragePath key, String text,
       WritePrecondition precondition) {
     return storage.write(key, stream(text), text.length(), precondition);
