@@ -302,15 +302,27 @@ class PointersAcrossServersTest {
     assertLoadsFromMemory(second, table, "v1");
   }
 
-  /** A hundred loads of {@code object} through {@code server}, none of which asks PostgreSQL. */
+  /**
+   * A hundred loads of {@code object} in a row through {@code server}, none of which asks
+   * PostgreSQL. A server whose listening session missed a beat (a starved machine can delay it)
+   * rightly reads PostgreSQL until the next beat, so a round that asked is tried again, within a
+   * deadline; every load answers {@code expected} either way.
+   */
   private void assertLoadsFromMemory(CachedServer server, CatalogObject object, String expected) {
     assertThat(pointer(server, object)).isEqualTo(expected);
-    long statements = server.database.statementsExecuted();
-    for (int i = 0; i < 100; i++) {
-      assertThat(pointer(server, object)).isEqualTo(expected);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    while (true) {
+      long statements = server.database.statementsExecuted();
+      for (int i = 0; i < 100; i++) {
+        assertThat(pointer(server, object)).isEqualTo(expected);
+      }
+      long asked = server.database.statementsExecuted() - statements;
+      if (asked == 0 || System.nanoTime() - deadline > 0) {
+        assertThat(asked).as("statements of 100 loads of %s kept in memory",
+            object.name().value()).isZero();
+        return;
+      }
     }
-    assertThat(server.database.statementsExecuted()).as("loads of %s kept in memory",
-        object.name().value()).isEqualTo(statements);
   }
 
   /** Whether a load of {@code object} through {@code server} asks PostgreSQL nothing now. */
