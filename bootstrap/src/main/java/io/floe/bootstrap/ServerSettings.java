@@ -38,7 +38,8 @@ public record ServerSettings(
     BucketIdentityPolicy.Allowances bucketIdentities,
     Duration eventRetention,
     MaintenanceSettings maintenance,
-    WebhookSettings webhooks) {
+    WebhookSettings webhooks,
+    ScanPlanningSettings scanPlanning) {
 
   /** When the first cleanup pass runs after a start, finishing what a crash left half done. */
   public static final Duration FIRST_CLEANUP_AFTER = Duration.ofMinutes(1);
@@ -56,7 +57,7 @@ public record ServerSettings(
     this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
         bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter, metadataLimits,
         bucketIdentities, eventRetention, MaintenanceSettings.DEFAULTS,
-        WebhookSettings.DEFAULTS);
+        WebhookSettings.DEFAULTS, ScanPlanningSettings.DEFAULTS);
   }
 
   /** As the canonical constructor, with the change feed's default retention. */
@@ -121,6 +122,7 @@ public record ServerSettings(
     Objects.requireNonNull(eventRetention, "eventRetention");
     Objects.requireNonNull(maintenance, "maintenance");
     Objects.requireNonNull(webhooks, "webhooks");
+    Objects.requireNonNull(scanPlanning, "scanPlanning");
     if (eventRetention.isNegative() || eventRetention.isZero()) {
       throw new IllegalArgumentException("the event retention must be positive");
     }
@@ -145,48 +147,55 @@ public record ServerSettings(
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks);
+        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks, scanPlanning);
   }
 
   public ServerSettings withSecretKey(SecretKeySettings keys) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks);
+        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks, scanPlanning);
   }
 
   /** Settings whose requests and metadata files are bound by {@code limits}. */
   public ServerSettings withMetadataLimits(MetadataLimits limits) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        limits, bucketIdentities, eventRetention, maintenance, webhooks);
+        limits, bucketIdentities, eventRetention, maintenance, webhooks, scanPlanning);
   }
 
   /** What the operator allows bucket configurations of orgs other than the operators' own. */
   public ServerSettings withBucketIdentities(BucketIdentityPolicy.Allowances allowances) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, allowances, eventRetention, maintenance, webhooks);
+        metadataLimits, allowances, eventRetention, maintenance, webhooks, scanPlanning);
   }
 
   /** Settings whose change feed serves events for {@code retention}. */
   public ServerSettings withEventRetention(Duration retention) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, retention, maintenance, webhooks);
+        metadataLimits, bucketIdentities, retention, maintenance, webhooks, scanPlanning);
   }
 
   /** Settings whose maintenance scheduler runs as {@code schedule} says. */
   public ServerSettings withMaintenance(MaintenanceSettings schedule) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, schedule, webhooks);
+        metadataLimits, bucketIdentities, eventRetention, schedule, webhooks, scanPlanning);
   }
 
   /** Settings whose webhooks are delivered as {@code settings} say. */
   public ServerSettings withWebhooks(WebhookSettings settings) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, maintenance, settings);
+        metadataLimits, bucketIdentities, eventRetention, maintenance, settings, scanPlanning);
+  }
+
+  /** Settings whose scan planning works as {@code settings} say. */
+  public ServerSettings withScanPlanning(ScanPlanningSettings settings) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks, settings);
   }
 
   public Path adminTokenFile() {
