@@ -22,6 +22,7 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NoSuchPlanIdException;
 import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
 import org.apache.iceberg.io.FileIO;
@@ -80,6 +81,7 @@ public final class PlanTableScanService implements PlanTableScanUseCase {
   @Override
   public FetchPlanningResultResponse result(OrgContext context, TableIdentifier identifier,
       String planId) {
+    requireWellFormed(planId);
     ResolvedTable table = readable(context, identifier);
     TableMetadata metadata = files.readTable(table.bucket(), table.metadataLocation());
     Claims plan = opened(planId, Kind.PLAN_ID, context, metadata);
@@ -114,7 +116,15 @@ public final class PlanTableScanService implements PlanTableScanUseCase {
 
   @Override
   public void cancel(OrgContext context, TableIdentifier identifier, String planId) {
+    requireWellFormed(planId);
     readable(context, identifier);
+  }
+
+  /** A plan id this server could have made, or a 400: not every string is an unknown plan. */
+  private void requireWellFormed(String planId) {
+    if (!tokens.wellFormed(planId, Kind.PLAN_ID)) {
+      throw new BadRequestException("Malformed plan id: not one this catalog answers");
+    }
   }
 
   private ScanPages.Page planned(ResolvedTable table, TableMetadata metadata,

@@ -73,6 +73,25 @@ public final class PlanTokens {
     return ENCODER.encodeToString(signed);
   }
 
+  /**
+   * Whether {@code token} has the shape of a token of this kind, whoever made it: a string that
+   * is not one is the client's mistake (a 400), not an unknown plan.
+   */
+  public boolean wellFormed(String token, Kind kind) {
+    if (token == null || token.length() > 2 * (FIXED_BYTES + MAX_REQUEST_BYTES + MAC_BYTES)
+        || !token.matches("[A-Za-z0-9_-]+")) {
+      return false;
+    }
+    byte[] signed;
+    try {
+      signed = DECODER.decode(token);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    return signed.length >= FIXED_BYTES + MAC_BYTES && signed[0] == VERSION
+        && signed[1] == kind.ordinal();
+  }
+
   /** What {@code token} holds, if a server of this catalog issued it and it has not expired. */
   public Optional<Claims> open(String token, Kind kind) {
     if (token == null || token.length() > 2 * (FIXED_BYTES + MAX_REQUEST_BYTES + MAC_BYTES)) {

@@ -3,6 +3,7 @@ package io.floe.application.service.table.planning;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,11 +15,14 @@ import org.apache.iceberg.IncrementalAppendScan;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Scan;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -34,8 +38,33 @@ import org.apache.iceberg.util.SnapshotUtil;
 final class TableScans {
   private TableScans() {}
 
-  /** The request with the snapshot it reads pinned: the current one when it names none. */
+  /**
+   * The request with the snapshot it reads pinned (the current one when it names none), once
+   * its filter binds to the schema it reads and its columns are in that schema (a 400
+   * otherwise, even where there is nothing to scan).
+   */
   static PlanTableScanRequest pinned(TableMetadata metadata, PlanTableScanRequest request) {
+    PlanTableScanRequest pinned = pin(metadata, request);
+    Schema schema = metadata.schema();
+    if (pinned.snapshotId() != null && metadata.snapshot(pinned.snapshotId()).schemaId() != null
+        && metadata.schemasById().containsKey(metadata.snapshot(pinned.snapshotId()).schemaId())) {
+      schema = metadata.schemasById().get(metadata.snapshot(pinned.snapshotId()).schemaId());
+    }
+    if (pinned.filter() != null) {
+      Binder.bind(schema.asStruct(), pinned.filter(), pinned.caseSensitive());
+    }
+    for (List<String> columns : Arrays.asList(pinned.select(), pinned.statsFields())) {
+      for (String column : columns == null ? List.<String>of() : columns) {
+        if ((pinned.caseSensitive() ? schema.findField(column)
+            : schema.caseInsensitiveFindField(column)) == null) {
+          throw new ValidationException("Cannot find field '%s' in the table's schema", column);
+        }
+      }
+    }
+    return pinned;
+  }
+
+  private static PlanTableScanRequest pin(TableMetadata metadata, PlanTableScanRequest request) {
     if (request.startSnapshotId() != null || request.endSnapshotId() != null) {
       requireSnapshot(metadata, request.startSnapshotId());
       requireSnapshot(metadata, request.endSnapshotId());

@@ -39,6 +39,7 @@ import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.encryption.EncryptionManager;
 import org.apache.iceberg.encryption.PlaintextEncryptionManager;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchPlanIdException;
 import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
@@ -157,8 +158,14 @@ class PlanTableScanServiceTest {
   }
 
   @Test
-  void aTableWithoutSnapshotsPlansNothing() {
+  void aTableWithoutSnapshotsPlansNothingButStillChecksTheRequest() {
     table("orders");
+    PlanTableScanService planning = service(100);
+    assertThatThrownBy(() -> plan(planning, reader, "orders", PlanTableScanRequest.builder()
+        .withFilter(Expressions.equal("region", 123)).build()))
+        .isInstanceOf(ValidationException.class);
+    assertThatThrownBy(() -> plan(planning, reader, "orders", PlanTableScanRequest.builder()
+        .withSelect(List.of("colour")).build())).isInstanceOf(ValidationException.class);
     PlanTableScanResponse plan = plan(service(100), reader, "orders",
         PlanTableScanRequest.builder().build());
     assertThat(plan.planStatus()).isEqualTo(PlanStatus.COMPLETED);
@@ -232,9 +239,11 @@ class PlanTableScanServiceTest {
     assertThatThrownBy(() -> planning.result(other, id("orders"), plan.planId()))
         .isInstanceOf(NoSuchPlanIdException.class);
     assertThatThrownBy(() -> planning.result(reader, id("orders"), "not-a-plan"))
-        .isInstanceOf(NoSuchPlanIdException.class);
+        .isInstanceOf(BadRequestException.class);
     planning.cancel(reader, id("orders"), plan.planId());
-    planning.cancel(reader, id("orders"), "not-a-plan");
+    planning.cancel(other, id("orders"), plan.planId());
+    assertThatThrownBy(() -> planning.cancel(reader, id("orders"), "../x"))
+        .isInstanceOf(BadRequestException.class);
   }
 
   @Test
