@@ -51,7 +51,13 @@ final class TableScans {
       schema = metadata.schemasById().get(metadata.snapshot(pinned.snapshotId()).schemaId());
     }
     if (pinned.filter() != null) {
-      Binder.bind(schema.asStruct(), pinned.filter(), pinned.caseSensitive());
+      try {
+        Binder.bind(schema.asStruct(), pinned.filter(), pinned.caseSensitive());
+      } catch (ValidationException e) {
+        // iceberg-core names the Java class of a value it cannot convert: the client needs not.
+        throw new ValidationException("Invalid filter: %s",
+            String.valueOf(e.getMessage()).replaceAll("\\s*\\((java|org)\\.[\\w.$]+\\)", ""));
+      }
     }
     for (List<String> columns : Arrays.asList(pinned.select(), pinned.statsFields())) {
       for (String column : columns == null ? List.<String>of() : columns) {

@@ -163,7 +163,7 @@ class PlanTableScanServiceTest {
     PlanTableScanService planning = service(100);
     assertThatThrownBy(() -> plan(planning, reader, "orders", PlanTableScanRequest.builder()
         .withFilter(Expressions.equal("region", 123)).build()))
-        .isInstanceOf(ValidationException.class);
+        .isInstanceOf(ValidationException.class).hasMessageNotContaining("java.lang");
     assertThatThrownBy(() -> plan(planning, reader, "orders", PlanTableScanRequest.builder()
         .withSelect(List.of("colour")).build())).isInstanceOf(ValidationException.class);
     PlanTableScanResponse plan = plan(service(100), reader, "orders",
