@@ -59,6 +59,7 @@ import io.floe.application.security.BucketIdentityPolicy;
 import io.floe.application.security.IdentityCheckedStorage;
 import io.floe.application.security.MaintenanceJobTokens;
 import io.floe.application.service.repo.objects.LocalRepoCredentials;
+import io.floe.application.service.table.planning.PlanTokens;
 import io.floe.domain.Namespace;
 import io.floe.domain.Repo;
 import java.time.Clock;
@@ -115,6 +116,8 @@ record Adapters(
     LocalRepoCredentials localRepoCredentials,
     // The tokens of maintenance jobs run outside the server (Spark), signed with a derived key.
     MaintenanceJobTokens maintenanceJobTokens,
+    // The plan ids and plan tasks of server-side scan planning, signed with a derived key.
+    PlanTokens planTokens,
     // Subscriptions, their secrets sealed, and the channel that delivers to them: the HTTP
     // client for webhooks, Kafka producers for topics, picked by the target's kind.
     JooqWebhookSubscriptionStore webhookSubscriptions,
@@ -129,6 +132,8 @@ record Adapters(
   private static final String LOCAL_CREDENTIALS_KEY = "floe local bucket s3 credentials v1";
   /** What the key of maintenance jobs' tokens is derived for from the sealing key. */
   private static final String MAINTENANCE_JOB_TOKEN_KEY = "floe maintenance job tokens v1";
+  /** What the key of scan plans' tokens is derived for from the sealing key. */
+  private static final String PLAN_TOKEN_KEY = "floe scan plan tokens v1";
 
   /**
    * Opens the database (starting the embedded PostgreSQL unless an external one is configured)
@@ -210,6 +215,8 @@ record Adapters(
         new LocalRepoCredentials(cipher.currentKey().derive(LOCAL_CREDENTIALS_KEY), clock,
             StorageAdapters.DEFAULT_CREDENTIAL_LIFETIME),
         new MaintenanceJobTokens(cipher.currentKey().derive(MAINTENANCE_JOB_TOKEN_KEY), clock),
+        new PlanTokens(cipher.currentKey().derive(PLAN_TOKEN_KEY), clock,
+            settings.scanPlanning().tokenLifetime()),
         new JooqWebhookSubscriptionStore(database, cipher),
         new DeliveryChannels()
             .with(SubscriptionTarget.Webhook.class, new HttpWebhookChannel(

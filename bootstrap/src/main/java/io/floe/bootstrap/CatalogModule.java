@@ -40,7 +40,13 @@ import io.floe.application.service.view.LoadViewService;
 import io.floe.application.service.view.RegisterViewService;
 import io.floe.application.service.view.RenameViewService;
 import io.floe.application.service.view.ReplaceViewService;
+import io.floe.application.service.table.planning.PlanTableScanService;
+import io.floe.application.service.table.planning.ScanPlanningLimits;
+import io.floe.application.service.table.planning.ScanPlanningModes;
 import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The wiring of tables and views as engines see them: every use case of the Iceberg REST catalog
@@ -55,9 +61,12 @@ final class CatalogModule {
   final MetadataFiles files;
   final TablePlacement placement;
   final CatalogLocator locator;
+  // The threads scan plans read manifests on: their number caps the manifests read at once.
+  final ExecutorService manifestReaders;
 
   CatalogModule(Adapters adapters, Clock clock, AccessPolicy policy, ChangePublisher publisher,
-      PrefixClaimer claimer, RepoTablesModule repoTables, MetadataLimits limits) {
+      PrefixClaimer claimer, RepoTablesModule repoTables, MetadataLimits limits,
+      ScanPlanningSettings planning) {
     CatalogObjectStore objects = adapters.objects();
     IdentityCheckedStorage storage = adapters.storage();
     IdGenerator ids = adapters.ids();
@@ -80,11 +89,18 @@ final class CatalogModule {
         tableChanges);
     RepoTableCreation inRepo = new RepoTableCreation(repoTables.namespaces, placement, files,
         committer, publisher, storageAccess);
+    AtomicInteger readerThreads = new AtomicInteger();
+    this.manifestReaders = Executors.newFixedThreadPool(planning.manifestsAtOnce(), task -> {
+      Thread thread = new Thread(task, "floe-scan-planning-" + readerThreads.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    });
     this.tables = new TableUseCases(
         new ListTablesService(locator, policy, objects),
         new CreateTableService(locator, policy, placement, files, entries, publisher,
             storageAccess, ids, inRepo),
-        new LoadTableService(locator, policy, files, storageAccess),
+        new LoadTableService(locator, policy, files, storageAccess,
+            new ScanPlanningModes(planning.mode())),
         new CommitTableService(commits, new StagedTableCompletion(locator, policy, placement,
             files, entries, publisher, ids, inRepo)),
         new CommitTransactionService(commits),
@@ -92,7 +108,9 @@ final class CatalogModule {
         new RenameTableService(locator, renamer),
         new RegisterTableService(locator, policy, files, entries, committer, publisher, ids),
         new ReportMetricsService(locator, policy),
-        new StorageAccessService(locator, policy, storageAccess, storage));
+        new StorageAccessService(locator, policy, storageAccess, storage),
+        new PlanTableScanService(locator, policy, files, storageAccess, adapters.planTokens(),
+            new ScanPlanningLimits(planning.tasksPerPage(), manifestReaders)));
     this.views = new ViewUseCases(
         new ListViewsService(locator, policy, objects),
         new CreateViewService(locator, policy, placement, files, entries, publisher, ids),

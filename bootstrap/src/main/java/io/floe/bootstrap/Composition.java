@@ -59,7 +59,8 @@ final class Composition implements AutoCloseable {
     this.orgs = new OrgModule(adapters, settings, clock, access, audit.publisher);
     RepoTablesModule repoTables = new RepoTablesModule(adapters, access.policy);
     CatalogModule catalog = new CatalogModule(adapters, clock, access.policy, audit.publisher,
-        lifecycle.claimer, repoTables, settings.metadataLimits());
+        lifecycle.claimer, repoTables, settings.metadataLimits(), settings.scanPlanning());
+    started.push(catalog.manifestReaders::shutdownNow);
     NamespaceModule namespaces = new NamespaceModule(adapters, clock, access, audit.publisher,
         lifecycle, orgs, catalog.locator, repoTables.namespaces);
     RepoModule repos = new RepoModule(adapters, clock, access.policy, audit.publisher,

@@ -9,6 +9,7 @@ import io.floe.application.health.FatalErrors;
 import io.floe.application.iceberg.MetadataLimits;
 import io.floe.application.service.work.OrgWorkBudget;
 import io.floe.application.security.BucketIdentityPolicy;
+import io.floe.application.service.table.planning.ScanPlanningLimits;
 import io.floe.application.service.webhooks.RetryPolicy;
 import io.floe.domain.OrgName;
 import java.io.File;
@@ -24,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Pattern;
+import org.apache.iceberg.rest.RESTCatalogProperties.ScanPlanningMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -359,6 +361,37 @@ final class ServeCommand implements Callable<Integer> {
     return maxMetadataSize == null ? limits : limits.withMaxMetadataBytes(maxMetadataSize);
   }
 
+  @Option(names = "--scan-planning-mode",
+      defaultValue = "${env:FLOE_SCAN_PLANNING_MODE:-client}", paramLabel = "MODE",
+      converter = ScanPlanningModeConverter.class,
+      description = "Where engines plan scans of tables whose scan-planning-mode property says "
+          + "nothing: client (the engine reads manifests itself; Iceberg's default) or server "
+          + "(the catalog plans; loads tell Iceberg's clients so) (env FLOE_SCAN_PLANNING_MODE; "
+          + "default: ${DEFAULT-VALUE}).")
+  ScanPlanningMode scanPlanningMode = ScanPlanningMode.CLIENT;
+
+  @Option(names = "--scan-planning-page-size",
+      defaultValue = "${env:FLOE_SCAN_PLANNING_PAGE_SIZE:-"
+          + ScanPlanningLimits.DEFAULT_TASKS_PER_PAGE + "}", paramLabel = "TASKS",
+      description = "The most file scan tasks one scan planning answer holds; a larger plan "
+          + "answers plan tasks fetched a page at a time (env FLOE_SCAN_PLANNING_PAGE_SIZE; "
+          + "default: ${DEFAULT-VALUE}).")
+  int scanPlanningPageSize = ScanPlanningLimits.DEFAULT_TASKS_PER_PAGE;
+
+  /** {@code client} or {@code server}, in any case. */
+  static final class ScanPlanningModeConverter
+      implements picocli.CommandLine.ITypeConverter<ScanPlanningMode> {
+    @Override
+    public ScanPlanningMode convert(String value) {
+      try {
+        return ScanPlanningMode.fromString(value.strip());
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException(
+            "'" + value + "' is not a scan planning mode: use client or server");
+      }
+    }
+  }
+
   @Option(names = "--log-format", defaultValue = "${env:FLOE_LOG_FORMAT:-text}",
       paramLabel = "FORMAT", converter = LogFormatConverter.class,
       description = "text (lines for people, the default) or json (one JSON object per line, "
@@ -451,7 +484,9 @@ final class ServeCommand implements Callable<Integer> {
             .withWorkers(webhookWorkers)
             .withRetries(new RetryPolicy(RetryPolicy.DEFAULT.first(), webhookMaxBackoff,
                 webhookPauseAfter)))
-        .withHeavyWorkPerOrg(heavyWorkPerOrg);
+        .withHeavyWorkPerOrg(heavyWorkPerOrg)
+        .withScanPlanning(ScanPlanningSettings.DEFAULTS.withMode(scanPlanningMode)
+            .withTasksPerPage(scanPlanningPageSize));
     FloeServer server = FloeServer.start(settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

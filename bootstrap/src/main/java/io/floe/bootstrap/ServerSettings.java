@@ -41,7 +41,8 @@ public record ServerSettings(
     Duration eventRetention,
     MaintenanceSettings maintenance,
     WebhookSettings webhooks,
-    int heavyWorkPerOrg) {
+    int heavyWorkPerOrg,
+    ScanPlanningSettings scanPlanning) {
 
   /** When the first cleanup pass runs after a start, finishing what a crash left half done. */
   public static final Duration FIRST_CLEANUP_AFTER = Duration.ofMinutes(1);
@@ -59,7 +60,8 @@ public record ServerSettings(
       MaintenanceSettings maintenance, WebhookSettings webhooks) {
     this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
         bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter, metadataLimits,
-        bucketIdentities, eventRetention, maintenance, webhooks, OrgWorkBudget.DEFAULT_PER_ORG);
+        bucketIdentities, eventRetention, maintenance, webhooks, OrgWorkBudget.DEFAULT_PER_ORG,
+        ScanPlanningSettings.DEFAULTS);
   }
 
   /** As the canonical constructor, with the maintenance scheduler's and webhooks' defaults. */
@@ -72,7 +74,7 @@ public record ServerSettings(
     this(bind, port, dataDir, org, database, namespaceRecoveryPeriod, idempotencyLifetime,
         bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter, metadataLimits,
         bucketIdentities, eventRetention, MaintenanceSettings.DEFAULTS,
-        WebhookSettings.DEFAULTS);
+        WebhookSettings.DEFAULTS, OrgWorkBudget.DEFAULT_PER_ORG, ScanPlanningSettings.DEFAULTS);
   }
 
   /** As the canonical constructor, with the change feed's default retention. */
@@ -141,6 +143,7 @@ public record ServerSettings(
       throw new IllegalArgumentException("an org must be allowed at least one piece of heavy "
           + "work at a time, got " + heavyWorkPerOrg);
     }
+    Objects.requireNonNull(scanPlanning, "scanPlanning");
     if (eventRetention.isNegative() || eventRetention.isZero()) {
       throw new IllegalArgumentException("the event retention must be positive");
     }
@@ -165,55 +168,71 @@ public record ServerSettings(
   public ServerSettings withDatabase(Optional<DatabaseSettings> newDatabase) {
     return new ServerSettings(bind, port, dataDir, org, newDatabase, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks, heavyWorkPerOrg);
+        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks, heavyWorkPerOrg,
+        scanPlanning);
   }
 
   public ServerSettings withSecretKey(SecretKeySettings keys) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, keys, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks, heavyWorkPerOrg);
+        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks, heavyWorkPerOrg,
+        scanPlanning);
   }
 
   /** Settings whose requests and metadata files are bound by {@code limits}. */
   public ServerSettings withMetadataLimits(MetadataLimits limits) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        limits, bucketIdentities, eventRetention, maintenance, webhooks, heavyWorkPerOrg);
+        limits, bucketIdentities, eventRetention, maintenance, webhooks, heavyWorkPerOrg,
+        scanPlanning);
   }
 
   /** What the operator allows bucket configurations of orgs other than the operators' own. */
   public ServerSettings withBucketIdentities(BucketIdentityPolicy.Allowances allowances) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, allowances, eventRetention, maintenance, webhooks, heavyWorkPerOrg);
+        metadataLimits, allowances, eventRetention, maintenance, webhooks, heavyWorkPerOrg,
+        scanPlanning);
   }
 
   /** Settings whose change feed serves events for {@code retention}. */
   public ServerSettings withEventRetention(Duration retention) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, retention, maintenance, webhooks, heavyWorkPerOrg);
+        metadataLimits, bucketIdentities, retention, maintenance, webhooks, heavyWorkPerOrg,
+        scanPlanning);
   }
 
   /** Settings whose maintenance scheduler runs as {@code schedule} says. */
   public ServerSettings withMaintenance(MaintenanceSettings schedule) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, schedule, webhooks, heavyWorkPerOrg);
+        metadataLimits, bucketIdentities, eventRetention, schedule, webhooks, heavyWorkPerOrg,
+        scanPlanning);
   }
 
   /** Settings whose webhooks are delivered as {@code settings} say. */
   public ServerSettings withWebhooks(WebhookSettings settings) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, maintenance, settings, heavyWorkPerOrg);
+        metadataLimits, bucketIdentities, eventRetention, maintenance, settings, heavyWorkPerOrg,
+        scanPlanning);
   }
 
   /** Settings under which one org runs at most {@code perOrg} previews or maintenance runs. */
   public ServerSettings withHeavyWorkPerOrg(int perOrg) {
     return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
         idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
-        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks, perOrg);
+        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks, perOrg,
+        scanPlanning);
+  }
+
+  /** Settings whose scan planning works as {@code settings} say. */
+  public ServerSettings withScanPlanning(ScanPlanningSettings settings) {
+    return new ServerSettings(bind, port, dataDir, org, database, namespaceRecoveryPeriod,
+        idempotencyLifetime, bootstrapToken, oidc, localBucketRoots, secretKey, firstCleanupAfter,
+        metadataLimits, bucketIdentities, eventRetention, maintenance, webhooks, heavyWorkPerOrg,
+        settings);
   }
 
   public Path adminTokenFile() {

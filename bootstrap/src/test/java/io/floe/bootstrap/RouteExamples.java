@@ -65,6 +65,10 @@ final class RouteExamples {
       Map.entry("POST " + TABLE + "/metrics", "{\"report-type\":\"scan-report\","
           + "\"table-name\":\"sales.orders\",\"snapshot-id\":1,\"filter\":true,\"schema-id\":0,"
           + "\"projected-field-ids\":[1],\"projected-field-names\":[\"id\"],\"metrics\":{}}"),
+      Map.entry("POST " + TABLE + "/plan", "{\"select\":[\"id\"],\"filter\":{\"type\":\"eq\","
+          + "\"term\":\"region\",\"value\":\"eu\"},\"case-sensitive\":true,"
+          + "\"use-snapshot-schema\":false,\"stats-fields\":[\"id\"]}"),
+      Map.entry("POST " + TABLE + "/tasks", "{\"plan-task\":\"AQGlanRhc2s\"}"),
       Map.entry("POST " + NAMESPACE + "/register",
           "{\"name\":\"fuzzed\",\"metadata-location\":\"${ordersMetadata}\"}"),
       Map.entry("POST " + ICEBERG + "/tables/rename", rename("orders")),

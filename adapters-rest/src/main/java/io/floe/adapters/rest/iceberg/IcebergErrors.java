@@ -19,6 +19,8 @@ import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchPlanIdException;
+import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.exceptions.NoSuchWarehouseException;
@@ -61,6 +63,8 @@ public final class IcebergErrors {
     STATUS.put(NoSuchTableException.class, 404);
     STATUS.put(NoSuchViewException.class, 404);
     STATUS.put(NotFoundException.class, 404);
+    STATUS.put(NoSuchPlanIdException.class, 404);
+    STATUS.put(NoSuchPlanTaskException.class, 404);
     STATUS.put(ChangeEventsExpiredException.class, 410);
     STATUS.put(NamespaceNotEmptyException.class, 409);
     STATUS.put(AlreadyExistsException.class, 409);

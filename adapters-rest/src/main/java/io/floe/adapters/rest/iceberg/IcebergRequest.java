@@ -30,6 +30,8 @@ final class IcebergRequest {
   private static final int PREFIX = 3;
   private static final int NAMESPACE = 5;
   private static final int OBJECT = 7;
+  /** The segment after {@code plan} in a table's plan routes. */
+  private static final int PLAN_ID = 9;
 
   private final Context ctx;
   private final String[] segments;
@@ -68,6 +70,11 @@ final class IcebergRequest {
 
   TableIdentifier object() {
     return TableIdentifier.of(namespace(), RESTUtil.decodeString(segment(OBJECT)));
+  }
+
+  /** The plan id of a table's plan route, decoded as Iceberg's clients encode it. */
+  String planId() {
+    return RESTUtil.decodeString(segment(PLAN_ID));
   }
 
   /** The body, which is read once the caller is known (a stranger's is never waited for). */

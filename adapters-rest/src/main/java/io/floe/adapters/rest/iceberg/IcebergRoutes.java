@@ -37,6 +37,8 @@ public final class IcebergRoutes {
       Endpoint.V1_TABLE_EXISTS, Endpoint.V1_CREATE_TABLE, Endpoint.V1_UPDATE_TABLE,
       Endpoint.V1_DELETE_TABLE, Endpoint.V1_RENAME_TABLE, Endpoint.V1_REGISTER_TABLE,
       Endpoint.V1_REPORT_METRICS, Endpoint.V1_TABLE_CREDENTIALS, Endpoint.V1_TABLE_REMOTE_SIGN,
+      Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN, Endpoint.V1_FETCH_TABLE_SCAN_PLAN,
+      Endpoint.V1_CANCEL_TABLE_SCAN_PLAN, Endpoint.V1_FETCH_TABLE_SCAN_PLAN_TASKS,
       Endpoint.V1_LIST_VIEWS,
       Endpoint.V1_LOAD_VIEW, Endpoint.V1_VIEW_EXISTS, Endpoint.V1_CREATE_VIEW,
       Endpoint.V1_UPDATE_VIEW, Endpoint.V1_DELETE_VIEW, Endpoint.V1_RENAME_VIEW,

@@ -23,6 +23,8 @@ import org.apache.iceberg.rest.RESTCatalogProperties;
 import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.rest.requests.RegisterTableRequest;
 import org.apache.iceberg.rest.requests.RemoteSignRequest;
 import org.apache.iceberg.rest.requests.RenameTableRequest;
@@ -67,6 +69,16 @@ final class TableRoutes {
           r.read(ReportMetricsRequest.class));
       r.noContent();
     }));
+    routes.post(TABLE + "/plan", handle(r -> r.ok(tables.planning().plan(r.scope(), r.object(),
+        r.read(PlanTableScanRequest.class), delegation(r.http())))));
+    routes.get(TABLE + "/plan/{plan-id}", handle(r -> r.ok(tables.planning().result(r.scope(),
+        r.object(), r.planId()))));
+    routes.delete(TABLE + "/plan/{plan-id}", handle(r -> {
+      tables.planning().cancel(r.scope(), r.object(), r.planId());
+      r.noContent();
+    }));
+    routes.post(TABLE + "/tasks", handle(r -> r.ok(tables.planning().fetchTasks(r.scope(),
+        r.object(), r.read(FetchScanTasksRequest.class)))));
     routes.post(NAMESPACE + "/register", handle(r -> r.ok(tables.register().registerTable(
         r.scope(), r.namespace(), r.read(RegisterTableRequest.class)))));
     routes.post(V1 + "/tables/rename", handle(r -> {

@@ -7,6 +7,7 @@ import io.floe.application.port.in.table.CreateTableUseCase;
 import io.floe.application.port.in.table.DropTableUseCase;
 import io.floe.application.port.in.table.ListTablesUseCase;
 import io.floe.application.port.in.table.LoadTableUseCase;
+import io.floe.application.port.in.table.PlanTableScanUseCase;
 import io.floe.application.port.in.table.RegisterTableUseCase;
 import io.floe.application.port.in.table.RenameTableUseCase;
 import io.floe.application.port.in.table.ReportMetricsUseCase;
@@ -16,7 +17,8 @@ import java.util.Objects;
 public record TableUseCases(ListTablesUseCase list, CreateTableUseCase create,
     LoadTableUseCase load, CommitTableUseCase commit, CommitTransactionUseCase commitTransaction,
     DropTableUseCase drop, RenameTableUseCase rename, RegisterTableUseCase register,
-    ReportMetricsUseCase reportMetrics, StorageAccessUseCase storageAccess) {
+    ReportMetricsUseCase reportMetrics, StorageAccessUseCase storageAccess,
+    PlanTableScanUseCase planning) {
   public TableUseCases {
     Objects.requireNonNull(list, "list");
     Objects.requireNonNull(create, "create");
@@ -28,5 +30,6 @@ public record TableUseCases(ListTablesUseCase list, CreateTableUseCase create,
     Objects.requireNonNull(register, "register");
     Objects.requireNonNull(reportMetrics, "reportMetrics");
     Objects.requireNonNull(storageAccess, "storageAccess");
+    Objects.requireNonNull(planning, "planning");
   }
 }

@@ -10,6 +10,7 @@ import io.floe.application.port.in.table.CreateTableUseCase;
 import io.floe.application.port.in.table.DropTableUseCase;
 import io.floe.application.port.in.table.ListTablesUseCase;
 import io.floe.application.port.in.table.LoadTableUseCase;
+import io.floe.application.port.in.table.PlanTableScanUseCase;
 import io.floe.application.port.in.table.RegisterTableUseCase;
 import io.floe.application.port.in.table.RenameTableUseCase;
 import io.floe.application.port.in.table.ReportMetricsUseCase;
@@ -40,6 +41,16 @@ import org.apache.iceberg.rest.responses.LoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 import org.apache.iceberg.rest.responses.RemoteSignResponse;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.exceptions.NoSuchPlanIdException;
+import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.rest.PlanStatus;
+import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
+import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 
 /**
  * Tables in a map, each a real Iceberg metadata object at a location that changes with every
@@ -49,7 +60,8 @@ import org.apache.iceberg.types.Types;
  */
 public final class FakeTables implements ListTablesUseCase, CreateTableUseCase, LoadTableUseCase,
     CommitTableUseCase, CommitTransactionUseCase, DropTableUseCase, RenameTableUseCase,
-    RegisterTableUseCase, ReportMetricsUseCase, StorageAccessUseCase {
+    RegisterTableUseCase, ReportMetricsUseCase, StorageAccessUseCase,
+    PlanTableScanUseCase {
   public static final Schema SCHEMA =
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
 
@@ -65,7 +77,7 @@ public final class FakeTables implements ListTablesUseCase, CreateTableUseCase, 
 
   /** The table use cases, all served by this fake. */
   public TableUseCases useCases() {
-    return new TableUseCases(this, this, this, this, this, this, this, this, this, this);
+    return new TableUseCases(this, this, this, this, this, this, this, this, this, this, this);
   }
 
   public synchronized FakeTables with(TableIdentifier identifier) {
@@ -213,5 +225,61 @@ public final class FakeTables implements ListTablesUseCase, CreateTableUseCase, 
         PartitionSpec.unpartitioned(), SortOrder.unsorted(), location, Map.of());
     return TableMetadata.buildFrom(base).discardChanges()
         .withMetadataLocation(location + "/metadata/" + version + ".metadata.json").build();
+  }
+
+  /** The one plan id and plan task the fake knows. */
+  public static final String PLAN_ID = "plan-1";
+  public static final String PLAN_TASK = "task-1";
+
+  /**
+   * A plan of no files, as the service answers it: a filter is bound to the table's schema (an
+   * unknown column is a 400), a snapshot the fake tables never have is a 404.
+   */
+  @Override
+  public synchronized PlanTableScanResponse plan(OrgContext context, TableIdentifier identifier,
+      PlanTableScanRequest request, Set<AccessDelegation> delegation) {
+    calls.record("Tables", "plan");
+    lastDelegation = delegation;
+    TableMetadata metadata = existing(identifier);
+    if (request.filter() != null) {
+      Binder.bind(metadata.schema().asStruct(), request.filter(), request.caseSensitive());
+    }
+    if (request.snapshotId() != null) {
+      throw new NotFoundException("The table has no snapshot %s", request.snapshotId());
+    }
+    return PlanTableScanResponse.builder().withPlanStatus(PlanStatus.COMPLETED)
+        .withPlanId(PLAN_ID).withPlanTasks(List.of(PLAN_TASK))
+        .withSpecsById(metadata.specsById()).build();
+  }
+
+  @Override
+  public synchronized FetchScanTasksResponse fetchTasks(OrgContext context,
+      TableIdentifier identifier, FetchScanTasksRequest request) {
+    calls.record("Tables", "fetchTasks");
+    TableMetadata metadata = existing(identifier);
+    if (!PLAN_TASK.equals(request.planTask())) {
+      throw new NoSuchPlanTaskException("No such plan task for table %s", identifier);
+    }
+    return FetchScanTasksResponse.builder().withFileScanTasks(List.of())
+        .withSpecsById(metadata.specsById()).build();
+  }
+
+  @Override
+  public synchronized FetchPlanningResultResponse result(OrgContext context,
+      TableIdentifier identifier, String planId) {
+    calls.record("Tables", "result");
+    TableMetadata metadata = existing(identifier);
+    if (!PLAN_ID.equals(planId)) {
+      throw new NoSuchPlanIdException("No such plan for table %s", identifier);
+    }
+    return FetchPlanningResultResponse.builder().withPlanStatus(PlanStatus.COMPLETED)
+        .withSpecsById(metadata.specsById()).build();
+  }
+
+  @Override
+  public synchronized void cancel(OrgContext context, TableIdentifier identifier,
+      String planId) {
+    calls.record("Tables", "cancel");
+    existing(identifier);
   }
 }

@@ -20,6 +20,7 @@ import io.floe.application.port.in.table.CreateTableUseCase;
 import io.floe.application.port.in.table.DropTableUseCase;
 import io.floe.application.port.in.table.ListTablesUseCase;
 import io.floe.application.port.in.table.LoadTableUseCase;
+import io.floe.application.port.in.table.PlanTableScanUseCase;
 import io.floe.application.port.in.table.RegisterTableUseCase;
 import io.floe.application.port.in.table.RenameTableUseCase;
 import io.floe.application.port.in.table.ReportMetricsUseCase;
@@ -107,7 +108,8 @@ public final class RouteSlice implements AutoCloseable {
           calls.untouched(DropTableUseCase.class), calls.untouched(RenameTableUseCase.class),
           calls.untouched(RegisterTableUseCase.class),
           calls.untouched(ReportMetricsUseCase.class),
-          calls.untouched(StorageAccessUseCase.class));
+          calls.untouched(StorageAccessUseCase.class),
+          calls.untouched(PlanTableScanUseCase.class));
       this.views = new ViewUseCases(calls.untouched(ListViewsUseCase.class),
           calls.untouched(CreateViewUseCase.class), calls.untouched(LoadViewUseCase.class),
           calls.untouched(ReplaceViewUseCase.class), calls.untouched(DropViewUseCase.class),

@@ -9,7 +9,10 @@ import io.floe.application.service.catalog.CatalogLocator;
 import io.floe.application.service.catalog.ResolvedTable;
 import io.floe.application.service.storage.TableStorageAccess;
 import io.floe.application.service.storage.TableStorageAccess.Granted;
+import io.floe.application.service.table.planning.ScanPlanningModes;
 import io.floe.domain.Action;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
@@ -24,13 +27,22 @@ public final class LoadTableService implements LoadTableUseCase {
   private final AccessPolicy policy;
   private final MetadataFiles files;
   private final TableStorageAccess storageAccess;
+  private final ScanPlanningModes planning;
 
+  /** Loads that leave scan planning to clients. */
   public LoadTableService(CatalogLocator locator, AccessPolicy policy, MetadataFiles files,
       TableStorageAccess storageAccess) {
+    this(locator, policy, files, storageAccess, ScanPlanningModes.CLIENT);
+  }
+
+  /** Loads that tell engines where to plan scans, as {@code planning} decides per table. */
+  public LoadTableService(CatalogLocator locator, AccessPolicy policy, MetadataFiles files,
+      TableStorageAccess storageAccess, ScanPlanningModes planning) {
     this.locator = locator;
     this.policy = policy;
     this.files = files;
     this.storageAccess = storageAccess;
+    this.planning = planning;
   }
 
   @Override
@@ -41,8 +53,16 @@ public final class LoadTableService implements LoadTableUseCase {
     Granted granted = storageAccess.grant(context, identifier, table.bucket(), table.path(),
         storageAccess.accessFor(context, table), delegation);
     return new LoadedTable(location, files.tableJson(table.bucket(), location, mode),
-        () -> files.readTable(table.bucket(), location, mode), granted.config(),
+        () -> files.readTable(table.bucket(), location, mode), config(table, granted),
         granted.credentials());
+  }
+
+  /** The storage access's config, and where the table's scans are planned. */
+  private Map<String, String> config(ResolvedTable table, Granted granted) {
+    Map<String, String> config = new HashMap<>(granted.config());
+    config.putAll(planning.config(
+        files.readTable(table.bucket(), table.metadataLocation()).properties()));
+    return config;
   }
 
   @Override
