@@ -9,15 +9,12 @@ import io.floe.application.model.MaintenanceJob.State;
 import io.floe.application.model.MaintenanceJob.Step;
 import io.floe.application.model.MaintenancePolicy;
 import io.floe.application.model.MaintenanceTable;
-import io.floe.application.model.TableMaintenance;
-import io.floe.application.port.in.maintenance.MaintainTableUseCase;
 import io.floe.application.port.out.ChangeFeed;
-import io.floe.application.port.out.DistributedMaintenance;
 import io.floe.application.port.out.MaintenanceEvents;
+import io.floe.application.port.out.MaintenanceExecutor;
 import io.floe.application.port.out.MaintenanceJobStore;
 import io.floe.application.port.out.MaintenancePolicyStore;
 import io.floe.application.port.out.OrgStore;
-import io.floe.application.security.MaintenanceJobTokens;
 import io.floe.application.security.MaintenanceSchedulerIdentity;
 import io.floe.application.security.OrgContext;
 import io.floe.application.service.catalog.CatalogLocator;
@@ -58,11 +55,9 @@ import org.slf4j.LoggerFactory;
  *   that applies says it needs a step ({@link MaintenanceNeeds}): only tables that were written
  *   are looked at, and only at their counters;
  *   <li>claims due jobs, at most {@code concurrency} at a time, each under a lease it renews while
- *   it runs, and runs them as the scheduler's own principal through the table maintenance use
- *   case, whose commits go through the catalog's one committer like any client's; a job
- *   planned for Spark (the policy's {@code executor}) goes to {@link DistributedMaintenance}
- *   instead, with a token that lets it write that one table over REST
- *   ({@link MaintenanceJobTokens}), and is waited for under the same lease.
+ *   it runs, each on the {@link MaintenanceExecutor} of the kind its policy named
+ *   ({@link MaintenanceExecutors}: in process, or a Spark job with a token for its one table),
+ *   waiting for its end under that lease.
  * </ol>
  * A job whose replica died is taken over once its lease expired. A failed attempt is retried
  * after a back-off that doubles from {@link #FIRST_BACKOFF} to {@link #MAX_BACKOFF}; after
@@ -83,50 +78,27 @@ public final class MaintenanceScheduler implements AutoCloseable {
   /** What one tick did. */
   public record Tick(int eventsRead, int jobsPlanned, List<MaintenanceJob> jobsRun) {}
 
-  /**
-   * What runs the jobs whose executor is {@link MaintenancePolicy#SPARK}: the engine, the tokens
-   * its jobs authenticate with, and how long a token lasts (at least as long as a job may run).
-   */
-  public record Distributed(DistributedMaintenance engine, MaintenanceJobTokens tokens,
-      Duration tokenLifetime) {
-    public Distributed {
-      java.util.Objects.requireNonNull(engine, "engine");
-      java.util.Objects.requireNonNull(tokens, "tokens");
-      java.util.Objects.requireNonNull(tokenLifetime, "tokenLifetime");
-    }
-  }
-
   private final MaintenanceJobStore jobs;
   private final ChangeFeed feed;
   private final MaintenancePolicyStore policies;
   private final OrgStore orgs;
   private final CatalogLocator locator;
   private final PolicyLevels levels;
-  private final MaintainTableUseCase maintenance;
+  private final MaintenanceExecutors executors;
   private final MaintenanceEvents events;
   private final Clock clock;
   private final String owner;
   private final int concurrency;
   private final ExecutorService runners;
   private final ScheduledExecutorService leases;
-  private final Optional<Distributed> distributed;
   /** The jobs running now, whose leases {@link #renewLeases} extends. */
   private final Map<Long, MaintenanceJob> inFlight = new ConcurrentHashMap<>();
 
+  /** A scheduler that runs each job on the executor of the kind its policy named. */
   public MaintenanceScheduler(MaintenanceJobStore jobs, ChangeFeed feed,
       MaintenancePolicyStore policies, OrgStore orgs, CatalogLocator locator, PolicyLevels levels,
-      MaintainTableUseCase maintenance, MaintenanceEvents events, Clock clock, String owner,
+      MaintenanceExecutors executors, MaintenanceEvents events, Clock clock, String owner,
       int concurrency) {
-    this(jobs, feed, policies, orgs, locator, levels, maintenance, events, clock, owner,
-        concurrency, Optional.empty());
-  }
-
-  /** A scheduler that also runs the jobs of policies that choose Spark on {@code distributed}. */
-  public MaintenanceScheduler(MaintenanceJobStore jobs, ChangeFeed feed,
-      MaintenancePolicyStore policies, OrgStore orgs, CatalogLocator locator, PolicyLevels levels,
-      MaintainTableUseCase maintenance, MaintenanceEvents events, Clock clock, String owner,
-      int concurrency, Optional<Distributed> distributed) {
-    this.distributed = distributed;
     if (concurrency < 1) {
       throw new IllegalArgumentException("a scheduler runs at least one job at a time");
     }
@@ -136,7 +108,7 @@ public final class MaintenanceScheduler implements AutoCloseable {
     this.orgs = orgs;
     this.locator = locator;
     this.levels = levels;
-    this.maintenance = maintenance;
+    this.executors = executors;
     this.events = events;
     this.clock = clock;
     this.owner = owner;
@@ -284,49 +256,17 @@ public final class MaintenanceScheduler implements AutoCloseable {
           MaintenanceTable.Observed.NOTHING);
     }
     // The policy as it is now: a step it no longer turns on does not run.
-    MaintainTableUseCase.Steps steps = only(job.steps(),
-        PolicySteps.of(levels.effectiveFor(object.get(), context), false));
-    if (steps.isEmpty()) {
+    MaintenancePolicy policy = levels.effectiveFor(object.get(), context);
+    if (PolicySteps.planned(job.steps(), policy).isEmpty()) {
       return end(job, State.SKIPPED, "the policy no longer turns on "
           + job.steps().stream().map(Step::wire).sorted().toList(),
           MaintenanceTable.Observed.NOTHING);
     }
-    if (MaintenancePolicy.SPARK.equals(job.executor())) {
-      return runDistributed(job, org.get(), object.get(), steps);
-    }
     try {
-      TableMaintenance report = maintenance.maintain(context,
-          identifier(job.namespace(), job.name()), steps);
-      return end(job, State.SUCCEEDED, outcome(report), observed(report));
-    } catch (RuntimeException | Error e) {
-      FatalErrors.endProcessIfFatal(e);
-      return failed(job, e);
-    }
-  }
-
-  /**
-   * Runs a job on the distributed engine, with a token that lets it write this one table until
-   * it expires, and waits for its end; its commits reach the catalog over REST like any engine's.
-   */
-  private MaintenanceJob runDistributed(MaintenanceJob job, Org org, ResolvedObject table,
-      MaintainTableUseCase.Steps steps) {
-    try {
-      Distributed engine = distributed.orElseThrow(() -> new DistributedMaintenance.Failed(
-          "no Spark is configured for maintenance: start the server with --spark-submit and "
-          + "--spark-master"));
-      Instant now = clock.instant();
-      String token = engine.tokens().issue(org.id(), table.namespace().id(), table.object().id(),
-          job.id(), engine.tokenLifetime());
-      DistributedMaintenance.Outcome outcome = engine.engine().run(new DistributedMaintenance.Job(
-          job.id(), org.name().value(), job.namespace(), job.name(), token,
-          steps.compact().map(c -> new DistributedMaintenance.Compaction(c.targetFileSizeBytes(),
-              c.minInputFiles())),
-          steps.expire().map(e -> new DistributedMaintenance.Expiry(now.minus(e.olderThan()),
-              e.retainLast())),
-          steps.rewriteManifests().isPresent(),
-          steps.removeOrphans().map(o -> now.minus(o.grace())), false));
-      return end(job, State.SUCCEEDED, outcome.outcome(), new MaintenanceTable.Observed(
-          outcome.snapshots(), outcome.dataManifests(), steps.removeOrphans().isPresent()));
+      MaintenanceExecutor.Outcome outcome = executors.forKind(job.executor()).run(
+          new MaintenanceExecutor.Job(job, org.get(), object.get().namespace().id(),
+              object.get().object().id(), policy, job.steps(), clock.instant()));
+      return end(job, State.SUCCEEDED, outcome.outcome(), outcome.observed());
     } catch (RuntimeException | Error e) {
       FatalErrors.endProcessIfFatal(e);
       return failed(job, e);
@@ -343,7 +283,7 @@ public final class MaintenanceScheduler implements AutoCloseable {
   }
 
   private MaintenanceJob failed(MaintenanceJob job, Throwable failure) {
-    String error = failure instanceof DistributedMaintenance.Failed ? failure.getMessage()
+    String error = failure instanceof MaintenanceExecutor.Failed ? failure.getMessage()
         : failure.getClass().getSimpleName() + ": " + failure.getMessage();
     if (error.length() > MAX_ERROR) {
       error = error.substring(0, MAX_ERROR);
@@ -369,50 +309,6 @@ public final class MaintenanceScheduler implements AutoCloseable {
       wait = wait.multipliedBy(2);
     }
     return wait.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : wait;
-  }
-
-  private static MaintainTableUseCase.Steps only(Set<Step> planned,
-      MaintainTableUseCase.Steps on) {
-    return new MaintainTableUseCase.Steps(
-        planned.contains(Step.COMPACT) ? on.compact() : Optional.empty(),
-        planned.contains(Step.EXPIRE_SNAPSHOTS) ? on.expire() : Optional.empty(),
-        planned.contains(Step.REWRITE_MANIFESTS) ? on.rewriteManifests() : Optional.empty(),
-        planned.contains(Step.REMOVE_ORPHANS) ? on.removeOrphans() : Optional.empty(), false);
-  }
-
-  /** What a run did, in a line. */
-  private static String outcome(TableMaintenance report) {
-    List<String> parts = new ArrayList<>();
-    if (report.compaction() != null) {
-      parts.add("compaction " + report.compaction().outcome() + " ("
-          + report.compaction().inputFiles() + " files into "
-          + report.compaction().outputFiles() + ")");
-    }
-    if (report.expiry() != null) {
-      parts.add("expiry " + report.expiry().outcome() + " ("
-          + report.expiry().expiredSnapshotIds().size() + " expired, "
-          + report.expiry().remainingSnapshots() + " remain"
-          + (report.expiry().refusedFiles().isEmpty() ? "" : ", "
-              + report.expiry().refusedFiles().size() + " files outside the table not deleted")
-          + ")");
-    }
-    if (report.manifests() != null) {
-      parts.add("manifests " + report.manifests().outcome() + " ("
-          + report.manifests().manifestsBefore() + " to "
-          + report.manifests().manifestsAfter() + ")");
-    }
-    if (report.orphans() != null) {
-      parts.add("orphans " + report.orphans().outcome() + " (" + report.orphans().files().size()
-          + " removed)");
-    }
-    return String.join("; ", parts);
-  }
-
-  private static MaintenanceTable.Observed observed(TableMaintenance report) {
-    return new MaintenanceTable.Observed(
-        Optional.ofNullable(report.expiry()).map(TableMaintenance.Expiry::remainingSnapshots),
-        Optional.ofNullable(report.manifests()).map(TableMaintenance.Manifests::manifestsAfter),
-        report.orphans() != null);
   }
 
   private static TableIdentifier identifier(String namespace, String name) {
