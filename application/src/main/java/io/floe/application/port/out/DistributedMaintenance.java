@@ -15,11 +15,6 @@ public interface DistributedMaintenance {
   String NOT_CONFIGURED = "no Spark is configured for maintenance: start the server with "
       + "--spark-submit and --spark-master";
 
-  /** No engine is configured: every job fails, saying so. */
-  DistributedMaintenance NONE = job -> {
-    throw new Failed(NOT_CONFIGURED);
-  };
-
   /** Bin-pack the data files smaller than {@code targetFileSizeBytes}. */
   record Compaction(long targetFileSizeBytes, int minInputFiles) {}
 
