@@ -24,6 +24,10 @@ import io.floe.application.service.maintenance.MaintenanceScheduler;
 import io.javalin.config.RoutesConfig;
 import io.floe.adapters.storage.spark.SparkSubmitMaintenance;
 import io.floe.application.port.out.DistributedMaintenance;
+import io.floe.application.port.out.MaintenanceExecutor;
+import io.floe.application.service.maintenance.DistributedMaintenanceExecutor;
+import io.floe.application.service.maintenance.InProcessMaintenanceExecutor;
+import io.floe.application.service.maintenance.MaintenanceExecutors;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,10 +83,10 @@ final class MaintenanceModule {
 
   /**
    * A scheduler of this server, whose leases carry {@code owner}: every replica runs one, and
-   * they share the jobs through the database.
+   * they share the jobs through the database. Without Spark, Spark's jobs fail saying so.
    */
   MaintenanceScheduler scheduler(String owner, int concurrency) {
-    return scheduler(owner, concurrency, Optional.empty());
+    return scheduler(owner, concurrency, Optional.empty(), Duration.ZERO);
   }
 
   /** The policies of orgs, namespaces and tables as readers see them (the web app's too). */
@@ -90,18 +94,20 @@ final class MaintenanceModule {
     return getPolicy;
   }
 
-  /** A scheduler that submits the jobs of policies whose executor is Spark to {@code spark}. */
+  /**
+   * A scheduler that submits the jobs of policies whose executor is Spark to {@code spark}. Here,
+   * where the server is wired, is the one place that decides which executor runs which kind.
+   */
   MaintenanceScheduler scheduler(String owner, int concurrency,
       Optional<DistributedMaintenance> spark, Duration tokenLifetime) {
-    return scheduler(owner, concurrency, spark.map(engine -> new MaintenanceScheduler.Distributed(
-        engine, adapters.maintenanceJobTokens(), tokenLifetime)));
-  }
-
-  private MaintenanceScheduler scheduler(String owner, int concurrency,
-      Optional<MaintenanceScheduler.Distributed> distributed) {
+    MaintenanceExecutor sparkExecutor = spark.<MaintenanceExecutor>map(engine ->
+        new DistributedMaintenanceExecutor(engine, adapters.maintenanceJobTokens(),
+            tokenLifetime)).orElseGet(DistributedMaintenanceExecutor::notConfigured);
+    MaintenanceExecutors executors = MaintenanceExecutors.of(
+        new InProcessMaintenanceExecutor(maintenance), sparkExecutor);
     return new MaintenanceScheduler(adapters.maintenanceJobs(), adapters.changeFeed(),
-        adapters.maintenancePolicies(), adapters.orgs(), catalog.locator, levels, maintenance,
-        adapters.metrics(), clock, owner, concurrency, distributed);
+        adapters.maintenancePolicies(), adapters.orgs(), catalog.locator, levels, executors,
+        adapters.metrics(), clock, owner, concurrency);
   }
 
   /**

@@ -11,11 +11,9 @@ import java.util.Optional;
  * has ended: with what it did, or with a {@link Failed} carrying why (its output's tail).
  */
 public interface DistributedMaintenance {
-  /** No engine is configured: every job fails, saying so. */
-  DistributedMaintenance NONE = job -> {
-    throw new Failed("no Spark is configured for maintenance: start the server with "
-        + "--spark-submit and --spark-master");
-  };
+  /** Why a job of a policy that chooses Spark fails on a server that has none. */
+  String NOT_CONFIGURED = "no Spark is configured for maintenance: start the server with "
+      + "--spark-submit and --spark-master";
 
   /** Bin-pack the data files smaller than {@code targetFileSizeBytes}. */
   record Compaction(long targetFileSizeBytes, int minInputFiles) {}
@@ -54,8 +52,11 @@ public interface DistributedMaintenance {
    */
   record Outcome(String outcome, Optional<Integer> snapshots, Optional<Integer> dataManifests) {}
 
-  /** A job that failed, ran out of time or could not start; the message says why. */
-  final class Failed extends RuntimeException {
+  /**
+   * A job that failed, ran out of time or could not start; the message says why, and is what the
+   * job's record keeps.
+   */
+  final class Failed extends MaintenanceExecutor.Failed {
     public Failed(String message) {
       super(message);
     }

@@ -2,8 +2,10 @@ package io.floe.application.service.maintenance;
 
 import io.floe.application.model.MaintenancePolicy;
 import io.floe.application.port.in.maintenance.MaintainTableUseCase;
+import io.floe.application.model.MaintenanceJob.Step;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 
 /** The maintenance steps a policy turns on: each step whose fields some level sets. */
 final class PolicySteps {
@@ -32,6 +34,19 @@ final class PolicySteps {
         Optional.ofNullable(policy.orphanGraceSeconds())
             .map(seconds -> new MaintainTableUseCase.OrphanRemoval(Duration.ofSeconds(seconds)));
     return new MaintainTableUseCase.Steps(compact, expire, manifests, orphans, dryRun);
+  }
+
+  /**
+   * The steps of {@code planned} that {@code policy} still turns on, as it sets them now: a job
+   * runs what the policy says when it runs, not when it was planned.
+   */
+  static MaintainTableUseCase.Steps planned(Set<Step> planned, MaintenancePolicy policy) {
+    MaintainTableUseCase.Steps on = of(policy, false);
+    return new MaintainTableUseCase.Steps(
+        planned.contains(Step.COMPACT) ? on.compact() : Optional.empty(),
+        planned.contains(Step.EXPIRE_SNAPSHOTS) ? on.expire() : Optional.empty(),
+        planned.contains(Step.REWRITE_MANIFESTS) ? on.rewriteManifests() : Optional.empty(),
+        planned.contains(Step.REMOVE_ORPHANS) ? on.removeOrphans() : Optional.empty(), false);
   }
 
   private static <T> T orDefault(T value, T otherwise) {

@@ -84,7 +84,8 @@ class MaintenanceSchedulerLeaseTest {
   private MaintenanceScheduler replica(String owner, int concurrency) {
     MaintenanceScheduler scheduler = new MaintenanceScheduler(testbed.store.maintenanceJobs(),
         testbed.store.changeFeed(), policies, testbed.store.orgs(), testbed.locator(),
-        new PolicyLevels(testbed.locator(), testbed.policy(), policies), held,
+        new PolicyLevels(testbed.locator(), testbed.policy(), policies),
+        MaintenanceExecutors.of(new InProcessMaintenanceExecutor(held)),
         MaintenanceEvents.NONE, testbed.clock, owner, concurrency);
     schedulers.add(scheduler);
     return scheduler;

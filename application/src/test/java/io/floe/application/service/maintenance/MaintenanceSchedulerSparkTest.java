@@ -123,10 +123,10 @@ class MaintenanceSchedulerSparkTest {
     };
     MaintenanceScheduler scheduler = new MaintenanceScheduler(testbed.store.maintenanceJobs(),
         testbed.store.changeFeed(), policies, testbed.store.orgs(), testbed.locator(),
-        new PolicyLevels(testbed.locator(), testbed.policy(), policies), inProcess,
-        MaintenanceEvents.NONE, testbed.clock, "replica-a", 1,
-        Optional.of(new MaintenanceScheduler.Distributed(recorded, tokens,
-            Duration.ofMinutes(30))));
+        new PolicyLevels(testbed.locator(), testbed.policy(), policies),
+        MaintenanceExecutors.of(new InProcessMaintenanceExecutor(inProcess),
+            new DistributedMaintenanceExecutor(recorded, tokens, Duration.ofMinutes(30))),
+        MaintenanceEvents.NONE, testbed.clock, "replica-a", 1);
     schedulers.add(scheduler);
     return scheduler;
   }
@@ -250,7 +250,9 @@ class MaintenanceSchedulerSparkTest {
     committedTo("orders");
     MaintenanceScheduler scheduler = new MaintenanceScheduler(testbed.store.maintenanceJobs(),
         testbed.store.changeFeed(), policies, testbed.store.orgs(), testbed.locator(),
-        new PolicyLevels(testbed.locator(), testbed.policy(), policies), inProcess,
+        new PolicyLevels(testbed.locator(), testbed.policy(), policies),
+        MaintenanceExecutors.of(new InProcessMaintenanceExecutor(inProcess),
+            DistributedMaintenanceExecutor.notConfigured()),
         MaintenanceEvents.NONE, testbed.clock, "replica-a", 1);
     schedulers.add(scheduler);
     scheduler.readFeeds();
