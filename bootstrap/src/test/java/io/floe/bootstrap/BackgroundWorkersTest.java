@@ -1,6 +1,7 @@
 package io.floe.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,8 +11,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,12 +78,17 @@ class BackgroundWorkersTest {
 
   /** Asks {@code /ready} until it answers {@code status} (at most a minute). */
   private static HttpResponse<String> awaitReady(TestFloe floe, int status) throws Exception {
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    HttpResponse<String> response = ready(floe);
-    while (response.statusCode() != status && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-      response = ready(floe);
+    AtomicReference<HttpResponse<String>> last = new AtomicReference<>();
+    try {
+      await().atMost(Duration.ofMinutes(1)).pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(50)).pollInSameThread().until(() -> {
+            last.set(ready(floe));
+            return last.get().statusCode() == status;
+          });
+    } catch (ConditionTimeoutException e) {
+      // The assertion below says what it answered last.
     }
+    HttpResponse<String> response = last.get();
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
     return response;
   }

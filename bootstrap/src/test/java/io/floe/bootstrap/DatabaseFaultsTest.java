@@ -1,6 +1,7 @@
 package io.floe.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,6 +23,9 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -155,11 +159,8 @@ class DatabaseFaultsTest {
     proxy.loseNextCommitAnswerAndStayUnreachable();
     CompletableFuture<HttpResponse<String>> commit = CompletableFuture.supplyAsync(() ->
         send("POST", table, org.token(), setProperty("across", "restart")));
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!proxy.commitAnswerLost() && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
-    assertThat(proxy.commitAnswerLost()).isTrue();
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+        .until(proxy::commitAnswerLost);
     // A restarted server may have given the transaction's id to another: its own row decides.
     postgres.close();
     restartPostgres();
@@ -208,36 +209,46 @@ class DatabaseFaultsTest {
   /** The first answer that is not a 503, asking again while the pool reconnects. */
   private static HttpResponse<String> awaitServed(
       java.util.function.Supplier<HttpResponse<String>> request) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    HttpResponse<String> response = request.get();
-    while (response.statusCode() == 503 && System.nanoTime() < deadline) {
-      Thread.sleep(250);
-      response = request.get();
+    AtomicReference<HttpResponse<String>> last = new AtomicReference<>();
+    try {
+      await().atMost(Duration.ofSeconds(60)).pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(250)).pollInSameThread().until(() -> {
+            last.set(request.get());
+            return last.get().statusCode() != 503;
+          });
+    } catch (ConditionTimeoutException e) {
+      // Still 503 after a minute: the caller's assertion shows it.
     }
-    return response;
+    return last.get();
   }
 
   /** Ends the server process whose update of a table's row waits for {@code rival}'s lock. */
   private static int terminateBackendWaitingToSwap(Connection rival) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    AtomicInteger ended = new AtomicInteger(-1);
     try (Connection admin = direct(); PreparedStatement waiting = admin.prepareStatement(
         "select pid from pg_stat_activity where wait_event_type = 'Lock'"
             + " and query ilike 'update%catalog_objects%' and pid <> ?")) {
       waiting.setInt(1, backendPid(rival));
-      while (System.nanoTime() < deadline) {
-        try (ResultSet rows = waiting.executeQuery()) {
-          if (rows.next()) {
-            int pid = rows.getInt(1);
-            try (Statement end = admin.createStatement()) {
-              end.execute("select pg_terminate_backend(" + pid + ")");
-            }
-            return pid;
-          }
-        }
-        Thread.sleep(50);
+      try {
+        await().atMost(Duration.ofSeconds(30)).pollDelay(Duration.ZERO)
+            .pollInterval(Duration.ofMillis(50)).pollInSameThread().until(() -> {
+              try (ResultSet rows = waiting.executeQuery()) {
+                if (!rows.next()) {
+                  return false;
+                }
+                int pid = rows.getInt(1);
+                try (Statement end = admin.createStatement()) {
+                  end.execute("select pg_terminate_backend(" + pid + ")");
+                }
+                ended.set(pid);
+                return true;
+              }
+            });
+      } catch (ConditionTimeoutException e) {
+        // No update waited in time: -1 tells the caller.
       }
     }
-    return -1;
+    return ended.get();
   }
 
   private static int backendPid(Connection connection) throws SQLException {

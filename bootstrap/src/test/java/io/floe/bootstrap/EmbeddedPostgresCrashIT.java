@@ -1,6 +1,7 @@
 package io.floe.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,8 +65,12 @@ class EmbeddedPostgresCrashIT {
     postgres = postmasterPid(dataDir);
     commitUntilKilled(server, token, acknowledged, next);
     ProcessHandle.of(postgres).ifPresent(ProcessHandle::destroyForcibly);
-    for (int wait = 0; wait < 200 && isRunning(postgres); wait++) {
-      Thread.sleep(50);
+    long killed = postgres;
+    try {
+      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+          .pollInSameThread().until(() -> !isRunning(killed));
+    } catch (ConditionTimeoutException zombie) {
+      // Left a zombie where nothing reaps it; the start below copes, as checked after it.
     }
     server = Server.start(dataDir, dir.resolve("start-3.log"));
     try {
@@ -109,6 +115,7 @@ class EmbeddedPostgresCrashIT {
     Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
     while (acknowledged.size() - before < KILL_AFTER && committer.isAlive()
         && Instant.now().isBefore(deadline)) {
+      // Real time on purpose: when the kill lands among the commits is what this test varies.
       Thread.sleep(5);
     }
     server.process().destroyForcibly().waitFor();
@@ -166,7 +173,8 @@ class EmbeddedPostgresCrashIT {
         } catch (IOException e) {
           // not listening yet
         }
-        Thread.sleep(100);
+        // Between attempts, wait on the process itself: an exit is noticed at once.
+        process.waitFor(100, TimeUnit.MILLISECONDS);
       }
       process.destroyForcibly();
       throw new AssertionError("Floe was not ready in time:\n" + Files.readString(log));

@@ -370,7 +370,8 @@ class IcechunkS3RaceTest {
         socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
         return;
       } catch (IOException notYet) {
-        Thread.sleep(100);
+        // Between attempts, wait on the process itself: an exit is noticed at once.
+        moto.waitFor(100, TimeUnit.MILLISECONDS);
       }
     }
     fail("moto did not listen on " + port + " within 60 s");

@@ -1,6 +1,7 @@
 package io.floe.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
@@ -17,9 +18,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -129,16 +133,17 @@ class LogFormatTest {
 
   private static Optional<JsonNode> awaitLine(ByteArrayOutputStream captured,
       java.util.function.Predicate<JsonNode> wanted) throws InterruptedException {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    do {
-      for (JsonNode line : lines(captured)) {
-        if (wanted.test(line)) {
-          return Optional.of(line);
-        }
-      }
-      Thread.sleep(20);
-    } while (System.nanoTime() < deadline);
-    return Optional.empty();
+    AtomicReference<Optional<JsonNode>> found = new AtomicReference<>(Optional.empty());
+    try {
+      await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(20)).pollInSameThread().until(() -> {
+            found.set(lines(captured).stream().filter(wanted).findFirst());
+            return found.get().isPresent();
+          });
+    } catch (ConditionTimeoutException e) {
+      // Not logged in time: the caller's assertion says what was missing.
+    }
+    return found.get();
   }
 
   /** Every captured line; each must be one JSON object. */

@@ -1,6 +1,7 @@
 package io.floe.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntFunction;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,6 +63,7 @@ class SlowClientsTest {
         "/no/such/route");
     try (Tricklers tricklers = Tricklers.open(floe.server().port(), CONNECTIONS, i ->
         head("POST", targets.get(i % targets.size()), 100_000, null), 1, Duration.ofMillis(200))) {
+      // Real time on purpose: the tricklers must have held their connections a while.
       Thread.sleep(1_000);
       assertThat(status(get("/health", null))).isEqualTo(200);
       assertThat(status(post("/iceberg/v1/" + org.warehouse() + "/namespaces", org.token(),
@@ -89,6 +92,7 @@ class SlowClientsTest {
     try (Tricklers uploads = Tricklers.open(floe.server().port(), CONNECTIONS, i ->
         head("POST", "/iceberg/v1/" + org.warehouse() + "/namespaces", 8 * 1024 * 1024,
             org.token()), 1024, Duration.ofMillis(250))) {
+      // Real time on purpose: the uploads must have held their threads a while.
       Thread.sleep(1_000);
       assertThat(uploads.stillSending()).isEqualTo(CONNECTIONS);
       assertThat(status(get("/health", null))).isEqualTo(200);
@@ -104,6 +108,7 @@ class SlowClientsTest {
         head("POST", "/ui/sign-in", 1024 * 1024, null)
             + "Cookie: floe_sign_in=x\r\nContent-Type: application/x-www-form-urlencoded\r\n",
         1024, Duration.ofMillis(250))) {
+      // Real time on purpose: the sign-ins must have taken their places a while.
       Thread.sleep(1_000);
       HttpResponse<String> refused = get("/iceberg/v1/config", null);
       assertThat(refused.statusCode()).isEqualTo(429);
@@ -189,6 +194,7 @@ class SlowClientsTest {
             }
           }
           try {
+            // Real time on purpose: this is the slow client's pace.
             Thread.sleep(every.toMillis());
           } catch (InterruptedException e) {
             return;
@@ -226,9 +232,13 @@ class SlowClientsTest {
      * last; {@value #NO_ANSWER} for one that got no answer in time.
      */
     List<Integer> answers(Duration patience) throws InterruptedException {
-      long end = System.nanoTime() + patience.toNanos();
-      while (answered.size() < sockets.size() && System.nanoTime() < end) {
-        Thread.sleep(20);
+      try {
+        if (!patience.isZero()) {
+          await().atMost(patience).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+              .until(() -> answered.size() >= sockets.size());
+        }
+      } catch (ConditionTimeoutException e) {
+        // Those not answered in time are NO_ANSWER.
       }
       return sockets.stream().map(socket -> answered.getOrDefault(socket, NO_ANSWER)).toList();
     }

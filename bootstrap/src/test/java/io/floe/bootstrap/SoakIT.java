@@ -116,7 +116,8 @@ class SoakIT {
       } catch (IOException e) {
         // not listening yet
       }
-      Thread.sleep(100);
+      // Between attempts, wait on the process itself: an exit is noticed at once.
+      floe.waitFor(100, TimeUnit.MILLISECONDS);
     }
     throw new AssertionError("Floe was not ready in time");
   }

@@ -9,6 +9,8 @@ import io.floe.adapters.persistence.jooq.JooqNamespaceStore;
 import io.floe.adapters.persistence.jooq.JooqOrgStore;
 import io.floe.adapters.persistence.jooq.JooqPrincipalStore;
 import io.floe.adapters.persistence.jooq.SecretCipher;
+import io.floe.application.testbed.Poll;
+import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /** One server's view of a database as the server wires it: its own pool, listener and caches. */
@@ -56,10 +58,7 @@ final class CachedServer implements AutoCloseable {
 
   /** Waits (at most 30 s) until {@code condition} holds, and fails if it never does. */
   static void await(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
+    Poll.until(condition, Duration.ofSeconds(30));
     assertThat(condition.getAsBoolean()).as(what).isTrue();
   }
 

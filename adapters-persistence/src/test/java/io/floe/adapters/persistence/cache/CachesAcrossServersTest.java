@@ -8,9 +8,10 @@ import io.floe.adapters.persistence.jooq.Database;
 import io.floe.adapters.persistence.jooq.JooqIdentityDirectory;
 import io.floe.adapters.persistence.jooq.JooqSoftDeleteStore;
 import io.floe.adapters.persistence.jooq.SecretCipher;
+import io.floe.application.port.out.CatalogObjectStore.Located;
 import io.floe.application.port.out.MetadataPointers.Move;
 import io.floe.application.port.out.MetadataPointers.Row;
-import io.floe.application.port.out.CatalogObjectStore.Located;
+import io.floe.application.testbed.Poll;
 import io.floe.domain.ApiToken;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
@@ -26,10 +27,10 @@ import io.floe.domain.StoragePath;
 import io.floe.domain.StoragePlatform;
 import io.floe.domain.TableName;
 import io.floe.domain.Visibility;
-import java.util.List;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -98,12 +99,11 @@ class CachesAcrossServersTest {
     // The insert's own announcement reaches the second server at some point and empties its
     // cache once; until then a read may miss, after that the token is served from the cache.
     long hitsBefore = second.hits("tokens");
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    do {
+    Poll.until(() -> {
       assertThat(second.principals.findTokenByHash(token.secretHash())).contains(token);
       assertThat(second.principals.findTokenByHash(token.secretHash())).contains(token);
-    } while (second.hits("tokens") == hitsBefore && System.nanoTime() < deadline
-        && sleep(200));
+      return second.hits("tokens") != hitsBefore;
+    }, Duration.ofSeconds(10));
     assertThat(second.hits("tokens")).as("the token is served from the cache").isGreaterThan(
         hitsBefore);
 
@@ -193,14 +193,6 @@ class CachesAcrossServersTest {
    */
   private static void withinTrust(java.util.function.BooleanSupplier arrived)
       throws InterruptedException {
-    long deadline = System.nanoTime() + CacheInvalidations.TRUST.toNanos();
-    while (!arrived.getAsBoolean() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-  }
-
-  private static boolean sleep(long millis) throws InterruptedException {
-    Thread.sleep(millis);
-    return true;
+    Poll.until(arrived, CacheInvalidations.TRUST);
   }
 }

@@ -292,6 +292,7 @@ class PointersAcrossServersTest {
     // This write was fenced before the new server listened: it does not ask the new server.
     second = new CachedServer(settings, CIPHER).listening();
     assertThat(pointer(second, table)).isEqualTo("v0");
+    // Real time on purpose: what must not happen is given half a second to (wrongly) happen.
     Thread.sleep(500);
     assertThat(second.invalidations.pointersServed()).as("not before the write has ended")
         .isFalse();

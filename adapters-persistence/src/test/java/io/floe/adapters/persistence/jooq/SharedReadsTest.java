@@ -3,6 +3,8 @@ package io.floe.adapters.persistence.jooq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.application.testbed.Poll;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -149,12 +151,9 @@ class SharedReadsTest {
     Thread thread = new Thread(task);
     thread.setDaemon(true);
     thread.start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (thread.getState() != Thread.State.WAITING) {
-      if (System.nanoTime() > deadline || task.isDone()) {
-        throw new AssertionError("the read did not wait for a query: " + thread.getState());
-      }
-      Thread.sleep(2);
+    if (!Poll.until(() -> thread.getState() == Thread.State.WAITING || task.isDone(),
+        Duration.ofSeconds(10)) || task.isDone()) {
+      throw new AssertionError("the read did not wait for a query: " + thread.getState());
     }
     return task;
   }

@@ -1,11 +1,13 @@
 package io.floe.adapters.storage.s3;
 
+import io.floe.application.testbed.Poll;
 import io.floe.domain.BucketConfig;
 import io.floe.domain.BucketCredentials;
 import io.floe.domain.CatalogName;
 import io.floe.domain.StoragePath;
 import io.floe.domain.StoragePlatform;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 import org.gaul.s3proxy.AuthenticationType;
@@ -34,12 +36,8 @@ final class S3ProxyServer implements AutoCloseable {
         .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
         .build();
     proxy.start();
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (!"STARTED".equals(proxy.getState())) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("s3proxy did not start: " + proxy.getState());
-      }
-      Thread.sleep(10);
+    if (!Poll.until(() -> "STARTED".equals(proxy.getState()), Duration.ofSeconds(30))) {
+      throw new IllegalStateException("s3proxy did not start: " + proxy.getState());
     }
   }
 

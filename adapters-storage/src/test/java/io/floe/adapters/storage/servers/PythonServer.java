@@ -92,7 +92,8 @@ public final class PythonServer implements AutoCloseable {
         socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
         return;
       } catch (IOException notYet) {
-        sleep(100);
+        // Between attempts, wait on the process itself: an exit is noticed at once.
+        awaitExit(Duration.ofMillis(100));
       }
     }
     throw new AssertionError("the server did not listen on " + port + " within " + START_TIMEOUT
@@ -133,9 +134,9 @@ public final class PythonServer implements AutoCloseable {
     }
   }
 
-  private static void sleep(long millis) {
+  private void awaitExit(Duration atMost) {
     try {
-      Thread.sleep(millis);
+      process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted", e);
