@@ -14,13 +14,16 @@ import java.util.UUID;
 
 /**
  * Reports soft-deleted namespaces and repos whose recovery period ended more than {@link #GRACE}
- * ago and are still there: the cleanup pass, which runs every few minutes, should have purged
- * them, so it is failing on them or not running. In one step, at most a page's budget of each:
+ * ago and are still there: the cleanup pass, which runs hourly, should have purged them, so it
+ * is failing on them or not running. In one step, at most a page's budget of each:
  * enough to tell an operator to look, longest overdue first.
  */
 public final class OverdueDeletionChecker implements CatalogChecker {
-  /** How long after its recovery period an owner may wait for the next cleanup pass. */
-  public static final Duration GRACE = Duration.ofHours(1);
+  /**
+   * How long after its recovery period an owner may wait to be purged: two of the server's hourly
+   * cleanup passes, so that an owner due just after a pass is not reported.
+   */
+  public static final Duration GRACE = Duration.ofHours(2);
 
   private final SoftDeleteStore<Namespace> namespaces;
   private final SoftDeleteStore<Repo> repos;
