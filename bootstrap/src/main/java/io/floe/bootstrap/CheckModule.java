@@ -8,6 +8,7 @@ import io.floe.application.service.check.CheckCatalogService;
 import io.floe.application.service.check.MetadataFileChecker;
 import io.floe.application.service.check.OverdueDeletionChecker;
 import io.floe.application.service.check.PrefixClaimChecker;
+import io.floe.application.service.check.RepoTableChecker;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
 import java.util.function.Consumer;
@@ -22,6 +23,7 @@ final class CheckModule {
   CheckModule(Adapters adapters, Clock clock, AccessPolicy policy, MetadataFiles files) {
     this.check = new CheckCatalogService(policy,
         new MetadataFileChecker(adapters.namespaces(), adapters.objects(), adapters.orgs(), files),
+        new RepoTableChecker(adapters.repos(), adapters.orgs(), adapters.icechunk(), files),
         new PrefixClaimChecker(adapters.orgs(), adapters.prefixClaims(), adapters.storage()),
         new OverdueDeletionChecker(adapters.namespaceDeletes(), adapters.repoDeletes(), clock));
   }

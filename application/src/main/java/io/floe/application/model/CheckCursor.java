@@ -11,7 +11,7 @@ import java.util.Objects;
  */
 public record CheckCursor(Phase phase, String at, String after) {
   /** The phases of a check, in the order it runs them. */
-  public enum Phase { OBJECTS, BUCKETS, DELETIONS }
+  public enum Phase { OBJECTS, REPOS, BUCKETS, DELETIONS }
 
   private static final char SEPARATOR = '\u0000';
 

@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "check", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Check the org's catalog against its buckets without changing anything:",
-        "tables and views whose current metadata file is missing or unreadable,",
+        "tables and views (those of repo branches too) whose current metadata",
+        "file is missing or unreadable,",
         "objects under prefixes no namespace, table or repo claims, and deleted",
         "namespaces and repos past their recovery period that were never cleaned up.",
         "Exits 0 when all is well, 1 when something was found, 2 when the check",

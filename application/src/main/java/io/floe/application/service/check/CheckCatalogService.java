@@ -23,9 +23,10 @@ public final class CheckCatalogService implements CheckCatalogUseCase {
   private final AccessPolicy policy;
 
   public CheckCatalogService(AccessPolicy policy, MetadataFileChecker metadata,
-      PrefixClaimChecker prefixes, OverdueDeletionChecker deletions) {
+      RepoTableChecker repoTables, PrefixClaimChecker prefixes,
+      OverdueDeletionChecker deletions) {
     this.policy = policy;
-    for (CatalogChecker checker : List.of(metadata, prefixes, deletions)) {
+    for (CatalogChecker checker : List.of(metadata, repoTables, prefixes, deletions)) {
       checkers.put(checker.phase(), checker);
     }
   }

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
  * Reads the current metadata file of every table and view of the org's namespaces, in the order
@@ -31,14 +30,14 @@ public final class MetadataFileChecker implements CatalogChecker {
   private final NamespaceStore namespaces;
   private final CatalogObjectStore objects;
   private final OrgStore orgs;
-  private final MetadataFiles files;
+  private final MetadataFileProbe probe;
 
   public MetadataFileChecker(NamespaceStore namespaces, CatalogObjectStore objects, OrgStore orgs,
       MetadataFiles files) {
     this.namespaces = namespaces;
     this.objects = objects;
     this.orgs = orgs;
-    this.files = files;
+    this.probe = new MetadataFileProbe(files);
   }
 
   @Override
@@ -119,26 +118,7 @@ public final class MetadataFileChecker implements CatalogChecker {
       return Optional.of(new CheckFinding(CheckFinding.Kind.METADATA_UNREADABLE, subject,
           "the bucket configuration of " + location + " is gone"));
     }
-    try {
-      if (!files.io(bucket.get()).newInputFile(location).exists()) {
-        return Optional.of(missing(subject, location));
-      }
-      if (object.kind() == CatalogObject.Kind.VIEW) {
-        files.verifyView(bucket.get(), location);
-      } else {
-        files.verifyTable(bucket.get(), location);
-      }
-      return Optional.empty();
-    } catch (NotFoundException e) {
-      return Optional.of(missing(subject, location));
-    } catch (RuntimeException e) {
-      return Optional.of(new CheckFinding(CheckFinding.Kind.METADATA_UNREADABLE, subject,
-          "the current metadata file " + location + " cannot be read: " + e.getMessage()));
-    }
-  }
-
-  private static CheckFinding missing(String subject, String location) {
-    return new CheckFinding(CheckFinding.Kind.METADATA_MISSING, subject,
-        "the current metadata file " + location + " is not in the bucket");
+    return probe.probe(subject, bucket.get(), location,
+        object.kind() == CatalogObject.Kind.VIEW);
   }
 }

@@ -6,7 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.floe.application.model.CheckCursor;
 import io.floe.application.model.CheckFinding;
 import io.floe.application.model.CheckPage;
+import io.floe.application.port.out.IcechunkRepositories;
 import io.floe.application.testbed.Testbed;
+import io.floe.domain.BucketConfig;
+import io.floe.domain.CatalogName;
+import io.floe.domain.Repo;
+import io.floe.domain.RepoCommit;
+import io.floe.domain.RepoNode;
+import io.floe.domain.RepoRefs;
+import io.floe.domain.RepoTables;
+import io.floe.domain.StorageLocation;
 import io.floe.domain.CatalogObject;
 import io.floe.domain.Namespace;
 import io.floe.domain.PrefixClaim;
@@ -16,7 +25,9 @@ import io.floe.domain.Visibility;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.junit.jupiter.api.Test;
@@ -30,6 +41,7 @@ class CheckCatalogServiceTest {
   private final CheckCatalogService check = new CheckCatalogService(bed.policy(),
       new MetadataFileChecker(bed.store.namespaces(), bed.store.objects(), bed.store.orgs(),
           bed.files),
+      new RepoTableChecker(bed.store.repos(), bed.store.orgs(), new BranchHeads(), bed.files),
       new PrefixClaimChecker(bed.store.orgs(), bed.store.claims(), bed.storage),
       new OverdueDeletionChecker(bed.store.namespaceDeletes(), bed.store.repoDeletes(),
           bed.clock));
@@ -73,6 +85,29 @@ class CheckCatalogServiceTest {
       assertThat(finding.kind()).isEqualTo(CheckFinding.Kind.METADATA_UNREADABLE);
       assertThat(finding.subject()).isEqualTo("sales.broken");
     });
+  }
+
+  @Test
+  void aRepoBranchMovedToACommitWhoseTableFileIsGoneIsFound() {
+    Repo weather = new Repo(bed.ids.newId(), bed.org.id(), new CatalogName("weather"),
+        new StorageLocation(bed.bucket.id(), new StoragePath("r_weather")), Optional.empty(),
+        bed.clock.instant(), Optional.empty());
+    bed.store.repos().insert(weather);
+    CatalogObject written = bed.table(claimed("sales"), "granules");
+    heads.put("main", new RepoTables(List.of(new RepoTables.Table("granules", "/",
+        "s3://data/r_weather/tables/granules", Optional.of(written.metadataLocation()))),
+        List.of()));
+    heads.put("dev", new RepoTables(List.of(new RepoTables.Table("granules", "/",
+        "s3://data/r_weather/tables/granules",
+        Optional.of("s3://data/r_weather/tables/granules/metadata/00007-gone.metadata.json")),
+        new RepoTables.Table("stations", "/", "s3://data/r_weather/tables/stations",
+            Optional.empty())), List.of()));
+
+    assertThat(all(100)).extracting(CheckFinding::kind, CheckFinding::subject).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(CheckFinding.Kind.METADATA_MISSING,
+            "weather@dev.granules"),
+        org.assertj.core.groups.Tuple.tuple(CheckFinding.Kind.METADATA_MISSING,
+            "weather@dev.stations"));
   }
 
   @Test
@@ -171,6 +206,37 @@ class CheckCatalogServiceTest {
         new PrefixClaim.Owner(PrefixClaim.OwnerKind.NAMESPACE, namespace.id())));
     store(namespace.prefix().resolve(".floe-namespace"));
     return namespace;
+  }
+
+  /** The branches of every repo, each with the tables its head declares. */
+  private final Map<String, RepoTables> heads = new LinkedHashMap<>();
+
+  private final class BranchHeads implements IcechunkRepositories {
+    @Override
+    public void create(BucketConfig bucket, StoragePath prefix, String markerName) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public RepoRefs refs(BucketConfig bucket, StoragePath prefix) {
+      return new RepoRefs(heads.keySet().stream().map(name -> new RepoRefs.Pointer(name, "S" + name))
+          .toList(), List.of());
+    }
+
+    @Override
+    public List<RepoCommit> log(BucketConfig bucket, StoragePath prefix, String ref, int limit) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public RepoNode node(BucketConfig bucket, StoragePath prefix, String ref, String path) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public RepoTables tables(BucketConfig bucket, StoragePath prefix, String ref) {
+      return heads.get(ref);
+    }
   }
 
   private void store(StoragePath key) {

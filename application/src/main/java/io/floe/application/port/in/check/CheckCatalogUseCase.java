@@ -5,8 +5,8 @@ import io.floe.application.model.CheckPage;
 import io.floe.application.security.OrgContext;
 
 /**
- * Checking an org's catalog against its buckets without changing anything: tables and views whose
- * current metadata file is missing or unreadable, objects under prefixes nothing claims, and
+ * Checking an org's catalog against its buckets without changing anything: tables and views (those
+ * the repos' branches declare too) whose current metadata file is missing or unreadable, objects under prefixes nothing claims, and
  * soft-deleted namespaces and repos past their recovery period that were never cleaned up.
  */
 public interface CheckCatalogUseCase {
