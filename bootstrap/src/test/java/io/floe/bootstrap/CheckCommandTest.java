@@ -48,6 +48,8 @@ class CheckCommandTest {
               "name", "id", "required", false, "type", "long")))));
     }
     floe("namespaces", "create", "scratch");
+    Run repo = floe("repos", "create", "weather");
+    assertThat(repo.exitCode()).as(repo.err()).isZero();
   }
 
   @Test
