@@ -87,6 +87,8 @@ final class Composition implements AutoCloseable {
             namespaces.routes(access.authentication), access.routes(),
             maintenance.routes(access.authentication),
             audit.routes(access.authentication, access.policy),
+            new CheckModule(adapters, clock, access.policy, catalog.files)
+                .routes(access.authentication),
             events.icebergRoutes(access.authentication, settings),
             events.managementRoutes(access.authentication),
             webhooks.routes(access.authentication),

@@ -63,7 +63,7 @@ final class FuzzCorpus {
   static final List<String> QUERY_PARAMETERS = List.of("warehouse", "pageToken", "pageSize",
       "parent", "snapshots", "purgeRequested", "search", "filter_metadata", "sort", "direction",
       "include_ghosts", "page", "size", "imsure", "immediate", "retain_data", "principal_id",
-      "namespace", "deleted", "ref", "path", "limit", "unknown");
+      "namespace", "deleted", "ref", "path", "limit", "page_token", "unknown");
 
   /**
    * Query values, percent-encoded (or deliberately not) as they are sent. The last three are page

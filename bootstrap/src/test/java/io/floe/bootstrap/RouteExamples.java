@@ -44,7 +44,8 @@ final class RouteExamples {
 
   private static final Map<String, String> QUERIES = Map.of(
       "GET /iceberg/v1/config", "?warehouse=${org}",
-      "GET " + MAINTENANCE + "/jobs", "?limit=10");
+      "GET " + MAINTENANCE + "/jobs", "?limit=10",
+      "GET /orgs/{org}/check", "?limit=5");
 
   /** Well-formed bodies that the route must refuse, without changing anything. */
   static List<String> impossible(String method, String path) {

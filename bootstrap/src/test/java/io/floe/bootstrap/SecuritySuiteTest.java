@@ -513,6 +513,26 @@ class SecuritySuiteTest {
   }
 
   @Test
+  void theCatalogCheckIsTheAdminsAloneAndChangesNothing() {
+    String writer = access.create("users", "checker");
+    access.grant(writer, "sales", null, "write");
+    ManagementApi.Reply issued = access.admin().post("/orgs/" + org.warehouse() + "/tokens",
+        Map.of("principal_id", writer));
+    TestFloe.Org writerToken = new TestFloe.Org(org.warehouse(),
+        issued.body().path("token").asText());
+    String path = "/orgs/" + org.warehouse() + "/check";
+    String auditBefore = auditLog();
+    assertThat(access.as(writerToken).get(path).status()).isEqualTo(403);
+    assertThat(access.as(otherOrg).get(path).status()).isEqualTo(404);
+    assertThat(access.as(new TestFloe.Org(org.warehouse(), null)).get(path).status())
+        .isEqualTo(401);
+    ManagementApi.Reply checked = access.admin().get(path + "?limit=1000");
+    assertThat(checked.status()).as("%s", checked.body()).isEqualTo(200);
+    assertThat(checked.body().path("next_page_token").isNull()).isTrue();
+    assertThat(auditLog()).isEqualTo(auditBefore);
+  }
+
+  @Test
   void anOrgAdminGivesTheServerNoIdentityOrDestinationOfItsOwn() {
     String buckets = "/orgs/" + org.warehouse() + "/buckets";
     int database = floe.database().dsl().fetchOne("select inet_server_port()")

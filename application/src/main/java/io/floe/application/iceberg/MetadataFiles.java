@@ -142,6 +142,19 @@ public final class MetadataFiles {
   }
 
   /**
+   * Reads and parses the table metadata file at {@code location} again, past the cache: whether it
+   * is there and readable now. Throws what a read would.
+   */
+  public void verifyTable(BucketConfig bucket, String location) {
+    parse(bucket, location, TableMetadataParser::fromJson);
+  }
+
+  /** As {@link #verifyTable}, for a view's metadata file. */
+  public void verifyView(BucketConfig bucket, String location) {
+    parse(bucket, location, ViewMetadataParser::fromJson);
+  }
+
+  /**
    * A metadata file parsed with {@code parser} once its JSON passed the limits, and the bytes it
    * was parsed from.
    */

@@ -53,6 +53,7 @@ public final class FloeCli implements Runnable {
     commands.put("subscriptions", SubscriptionsCommand::new);
     commands.put("grants", GrantsCommand::new);
     commands.put("audit", AuditCommand::new);
+    commands.put("check", CheckCommand::new);
     commands.put("orgs", OrgsCommand::new);
     commands.put("buckets", BucketsCommand::new);
     commands.put("secrets", secrets);
