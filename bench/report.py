@@ -649,7 +649,24 @@ def main():
     report = Report(load_runs(args.results, facts), facts, reasons)
     args.output.mkdir(parents=True, exist_ok=True)
     chart(report, args.output / CHART)
-    (args.output / "benchmarks.md").write_text(report.markdown())
+    page = args.output / "benchmarks.md"
+    kept = kept_sections(page.read_text()) if page.exists() else ""
+    page.write_text(report.markdown().rstrip("\n") + "\n" + kept)
+
+
+# Sections other benchmarks write into the same page (bench/scan_planning.py): kept as they are.
+KEPT_SECTIONS = ("## Scan planning",)
+
+
+def kept_sections(text: str) -> str:
+    kept = []
+    for heading in KEPT_SECTIONS:
+        start = text.find("\n" + heading + "\n")
+        if start < 0:
+            continue
+        end = text.find("\n## ", start + 1)
+        kept.append(text[start:end if end >= 0 else len(text)].rstrip("\n") + "\n")
+    return "".join(kept)
 
 
 if __name__ == "__main__":
